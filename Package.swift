@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TextMeasure",
+    products: [
+        .library(name: "TextMeasure", targets: ["TextMeasure"]),
+        .library(name: "HeightCache", targets: ["HeightCache"]),
+        .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]
+        ),
+        // ICU segmentation behind a plain C API: ICU headers must not reach Swift modules.
+        .target(
+            name: "CUnicodeBreak",
+            linkerSettings: [.linkedLibrary("icuuc")]
+        ),
+        .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
+        .target(name: "HeightCache", dependencies: ["TextMeasure"]),
+        .executableTarget(
+            name: "TextMeasureCLI",
+            dependencies: [
+                "TextMeasure", "HeightCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
+        .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
+        .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI"]),
+    ]
+)

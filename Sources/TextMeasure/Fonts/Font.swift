@@ -1,0 +1,148 @@
+import CFreeType
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One face of a font file, loaded once and shared by every measurer that names it.
+///
+/// Thread safety: a `Font` is immutable after loading. Its HarfBuzz face and the per-size HarfBuzz
+/// fonts it hands out are immutable (`hb_face_make_immutable`, `hb_font_make_immutable`), which
+/// HarfBuzz documents as safe to use from many threads at once; the size table is guarded by a mutex.
+/// FreeType is used only while loading, on a private `FT_Library` that never escapes `load`.
+public final class Font: @unchecked Sendable {
+    /// The file the face was loaded from.
+    public let path: String
+    /// The face's index in a collection (`.ttc`); 0 for a plain font file.
+    public let faceIndex: Int
+    /// The family name from the font's `name` table, if it has one.
+    public let familyName: String?
+    /// Design units per em.
+    public let unitsPerEm: Int32
+    /// Whether the face draws color glyphs (CBDT/sbix bitmaps, COLR layers or SVG): an emoji font.
+    public let isColor: Bool
+
+    let face: OpaquePointer
+    /// A font at design scale, used only for cmap look-ups (coverage does not depend on size).
+    let coverageFont: HBFont
+    /// Immutable HarfBuzz fonts by scale (size × 1024), created on first use.
+    private let fontsByScale = Mutex<[Int32: HBFont]>([:])
+
+    private init(path: String, faceIndex: Int, face: OpaquePointer) {
+        self.path = path
+        self.faceIndex = faceIndex
+        self.face = face
+        self.unitsPerEm = Int32(hb_face_get_upem(face))
+        self.coverageFont = HBFont(face: face, scale: Int32(hb_face_get_upem(face)))
+        self.isColor = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
+            || hb_ot_color_has_svg(face) != 0
+        self.familyName = Font.name(of: face, id: hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY))
+    }
+
+    deinit {
+        hb_face_destroy(face)
+    }
+
+    /// Loads face `faceIndex` of the file at `path`, validating it with FreeType first so that a bad
+    /// file gets FreeType's precise reason.
+    static func load(path: String, faceIndex: Int) throws(FontError) -> Font {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+        if access(path, R_OK) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard faceIndex >= 0 else { throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: 0) }
+
+        try validateWithFreeType(path: path, faceIndex: faceIndex)
+
+        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+            throw .unreadable(path: path, reason: "HarfBuzz could not map the file")
+        }
+        defer { hb_blob_destroy(blob) }
+        guard let face = hb_face_create(blob, UInt32(faceIndex)), hb_face_get_glyph_count(face) > 0 else {
+            throw .corrupt(path: path, reason: "HarfBuzz found no glyphs")
+        }
+        hb_face_make_immutable(face)
+        return Font(path: path, faceIndex: faceIndex, face: face)
+    }
+
+    private static func validateWithFreeType(path: String, faceIndex: Int) throws(FontError) {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else {
+            throw .unreadable(path: path, reason: "FreeType could not start")
+        }
+        defer { FT_Done_FreeType(library) }
+        var probe: FT_Face?
+        // Index -1 asks only how many faces the file holds.
+        let error = FT_New_Face(library, path, -1, &probe)
+        guard error == 0, let probe else {
+            let message = cft_error_string(error).map { String(cString: $0) } ?? "FreeType error \(error)"
+            throw .corrupt(path: path, reason: message)
+        }
+        let faceCount = Int(probe.pointee.num_faces)
+        FT_Done_Face(probe)
+        guard faceIndex < faceCount else {
+            throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount)
+        }
+        var face: FT_Face?
+        let faceError = FT_New_Face(library, path, FT_Long(faceIndex), &face)
+        guard faceError == 0, let face else {
+            let message = cft_error_string(faceError).map { String(cString: $0) } ?? "FreeType error \(faceError)"
+            throw .corrupt(path: path, reason: message)
+        }
+        FT_Done_Face(face)
+    }
+
+    private static func name(of face: OpaquePointer, id: hb_ot_name_id_t) -> String? {
+        var length: UInt32 = 128
+        var buffer = [CChar](repeating: 0, count: Int(length))
+        let total = hb_ot_name_get_utf8(face, id, hb_language_from_string("en", -1), &length, &buffer)
+        guard total > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The immutable HarfBuzz font for `scale` (pixels × 1024, the unit of every width in this module).
+    func hbFont(scale: Int32) -> HBFont {
+        fontsByScale.withLock { fonts in
+            if let font = fonts[scale] { return font }
+            let font = HBFont(face: face, scale: scale)
+            fonts[scale] = font
+            return font
+        }
+    }
+
+    /// Whether the face maps `scalar` to a glyph.
+    func covers(_ scalar: UInt32) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(coverageFont.pointer, scalar, &glyph) != 0
+    }
+}
+
+/// An immutable `hb_font_t` at one scale. Safe to share across threads once made immutable.
+final class HBFont: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Ascender, descender (negative) and line gap, in scale units.
+    let ascender: Int32
+    let descender: Int32
+    let lineGap: Int32
+
+    init(face: OpaquePointer, scale: Int32) {
+        pointer = hb_font_create(face)
+        hb_font_set_scale(pointer, scale, scale)
+        hb_font_make_immutable(pointer)
+        var extents = hb_font_extents_t()
+        hb_font_get_h_extents(pointer, &extents)
+        ascender = extents.ascender
+        descender = extents.descender
+        lineGap = extents.line_gap
+    }
+
+    deinit {
+        hb_font_destroy(pointer)
+    }
+}

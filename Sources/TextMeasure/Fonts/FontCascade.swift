@@ -1,0 +1,132 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A font file to load, with the face index for collections (`.ttc`).
+public struct FontFile: Hashable, Sendable, ExpressibleByStringLiteral {
+    public var path: String
+    public var faceIndex: Int
+
+    public init(path: String, faceIndex: Int = 0) {
+        self.path = path
+        self.faceIndex = faceIndex
+    }
+
+    public init(stringLiteral path: String) {
+        self.init(path: path)
+    }
+}
+
+/// An ordered list of fonts: the first is the primary font (its metrics give the natural line height),
+/// the rest are fallbacks tried in order for characters the earlier ones do not cover.
+///
+/// Thread safety: immutable; `Sendable`.
+public struct FontCascade: Sendable {
+    /// The faces, primary first.
+    public let fonts: [Font]
+
+    /// The primary font.
+    public var primary: Font { fonts[0] }
+
+    /// Loads the given files (each loaded at most once per process and shared afterwards).
+    /// Throws a ``FontError`` naming the first file that cannot be used.
+    public init(files: [FontFile]) throws(FontError) {
+        guard !files.isEmpty else { throw .emptyCascade }
+        var fonts: [Font] = []
+        fonts.reserveCapacity(files.count)
+        for file in files {
+            fonts.append(try FontRegistry.shared.font(for: file))
+        }
+        self.fonts = fonts
+    }
+
+    /// The bundled cascade (see `Fonts/README.md`): Noto Sans, Noto Sans Arabic, Hebrew, Thai,
+    /// Devanagari, Droid Sans Fallback (CJK) and Noto Color Emoji.
+    public static func bundled() throws(FontError) -> FontCascade {
+        try FontCascade(files: BundledFonts.files())
+    }
+}
+
+/// Where the bundled `Fonts/` folder is, found the same way wherever the package or binary runs from.
+public enum BundledFonts {
+    /// File names of the default cascade, in order.
+    public static let fileNames = [
+        "NotoSans-Regular.ttf",
+        "NotoSansArabic-Regular.ttf",
+        "NotoSansHebrew-Regular.ttf",
+        "NotoSansThai-Regular.ttf",
+        "NotoSansDevanagari-Regular.ttf",
+        "DroidSansFallbackFull.ttf",
+        "NotoColorEmoji.ttf",
+    ]
+
+    /// The default cascade's files, from the first folder in ``searchPath()`` that holds all of them.
+    public static func files() throws(FontError) -> [FontFile] {
+        let folders = searchPath()
+        for folder in folders where fileNames.allSatisfy({ access(folder + "/" + $0, R_OK) == 0 }) {
+            return fileNames.map { FontFile(path: folder + "/" + $0) }
+        }
+        throw .bundledFontsNotFound(searched: folders)
+    }
+
+    /// Folders searched for the bundled fonts, in order:
+    /// 1. `$TEXTMEASURE_FONTS`, when set;
+    /// 2. `Fonts/` and `share/textmeasure/Fonts/` beside the running executable and in each folder
+    ///    above it (covers `.build/debug/textmeasure`, test runners, and `bin/` + `share/` installs);
+    /// 3. the package's own `Fonts/`, located from this source file at build time (covers a binary
+    ///    copied elsewhere while the checkout still exists).
+    public static func searchPath() -> [String] {
+        var folders: [String] = []
+        if let override = getenv("TEXTMEASURE_FONTS") {
+            folders.append(String(cString: override))
+        }
+        if let executable = executableFolder() {
+            var folder = Substring(executable)
+            while !folder.isEmpty {
+                folders.append(folder + "/Fonts")
+                folders.append(folder + "/share/textmeasure/Fonts")
+                guard let slash = folder.lastIndex(of: "/") else { break }
+                folder = folder[..<slash]
+            }
+        }
+        // #filePath is Sources/TextMeasure/Fonts/FontCascade.swift; the package root is 4 levels up.
+        var root = "\(#filePath)"
+        for _ in 0..<4 {
+            if let slash = root.lastIndex(of: "/") { root = String(root[..<slash]) }
+        }
+        folders.append(root + "/Fonts")
+        return folders
+    }
+
+    private static func executableFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+}
+
+/// Process-wide table of loaded faces, so that a file is read and validated once however many
+/// measurers name it. Thread-safe (mutex); a failed load is not remembered and is retried next time.
+final class FontRegistry: Sendable {
+    static let shared = FontRegistry()
+
+    private let fonts = Mutex<[FontFile: Font]>([:])
+
+    func font(for file: FontFile) throws(FontError) -> Font {
+        if let font = fonts.withLock({ $0[file] }) { return font }
+        // Loading happens outside the lock; if two threads race, the first stored face wins.
+        let loaded = try Font.load(path: file.path, faceIndex: file.faceIndex)
+        return fonts.withLock { fonts in
+            if let existing = fonts[file] { return existing }
+            fonts[file] = loaded
+            return loaded
+        }
+    }
+}

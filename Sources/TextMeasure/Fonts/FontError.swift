@@ -1,0 +1,32 @@
+/// Why a font file could not be used. Every case names the file.
+public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case fileNotFound(path: String)
+    /// The path exists but cannot be read (permissions, or it is a directory).
+    case unreadable(path: String, reason: String)
+    /// The file is not a font FreeType and HarfBuzz can use (truncated, corrupt, wrong format).
+    case corrupt(path: String, reason: String)
+    /// The collection has fewer faces than the index asks for.
+    case faceIndexOutOfRange(path: String, index: Int, faceCount: Int)
+    /// A cascade needs at least one font.
+    case emptyCascade
+    /// The bundled fonts were not found; `searched` lists the folders looked in.
+    case bundledFontsNotFound(searched: [String])
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "font file not found: \(path)"
+        case .unreadable(let path, let reason):
+            return "font file unreadable: \(path) (\(reason))"
+        case .corrupt(let path, let reason):
+            return "not a usable font file: \(path) (\(reason))"
+        case .faceIndexOutOfRange(let path, let index, let count):
+            return "font file \(path) has \(count) face(s); index \(index) is out of range"
+        case .emptyCascade:
+            return "a font cascade needs at least one font file"
+        case .bundledFontsNotFound(let searched):
+            return "bundled fonts not found; set TEXTMEASURE_FONTS to the Fonts folder (searched: \(searched.joined(separator: ", ")))"
+        }
+    }
+}

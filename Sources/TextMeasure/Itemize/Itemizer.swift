@@ -1,0 +1,140 @@
+import CFreeType
+import CUnicodeBreak
+
+/// A maximal stretch of grapheme clusters with one font and one script: the unit HarfBuzz shapes.
+struct Run {
+    /// Byte range in the paragraph.
+    var start: Int
+    var end: Int
+    /// Index of the font in the cascade.
+    var font: Int
+    var script: hb_script_t
+}
+
+/// Splits a paragraph into runs: the font is chosen per grapheme cluster through the cascade (so a
+/// cluster is never split across fonts), and the script per cluster, with Common and Inherited
+/// characters taking the script of the text around them.
+///
+/// Font choice for a cluster, in order:
+/// 1. spaces, controls, format characters and variation selectors standing alone keep the font of the
+///    cluster before them (the next one at the start): a space never switches fonts, as in Pango;
+/// 2. an emoji-presentation cluster (U+FE0F, an Emoji_Presentation base, or a ZWJ sequence) takes the
+///    first color font that covers its base;
+/// 3. otherwise the first font covering every character of the cluster (ignoring joiners and selectors),
+///    else the first covering its base, else the primary font (which draws `.notdef`).
+struct Itemizer {
+    let cascade: FontCascade
+    // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
+    nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
+
+    /// One entry per grapheme cluster of the paragraph: its byte start, chosen font, resolved script and
+    /// whether it is a lone hanging space.
+    struct Cluster {
+        var start: Int
+        var font: Int
+        var script: hb_script_t
+        var isSpace: Bool
+    }
+
+    /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`.
+    func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>, into clusters: inout [Cluster]) {
+        clusters.removeAll(keepingCapacity: true)
+        let count = bytes.count
+        var start = 0
+        var lastFont = -1
+        while start < count {
+            var end = start + 1
+            while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
+            let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
+            let isLone = firstLength == end - start
+            let isSpace = isLone && cub_is_hanging_space(first) != 0
+            var font = -1
+            if !(isLone && (isSpace || cub_is_font_neutral(first) != 0)) {
+                font = chooseFont(bytes, start, end, first: first)
+                lastFont = font
+            } else if lastFont >= 0 {
+                font = lastFont
+            }
+            clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end), isSpace: isSpace))
+            start = end
+        }
+        resolveFollowers(&clusters)
+    }
+
+    /// Clusters that follow their neighbours take their values: leading spaces (font -1) the first real
+    /// font, Common/Inherited clusters the script before them (the first strong one at the start).
+    private func resolveFollowers(_ clusters: inout [Cluster]) {
+        let firstFont = clusters.first(where: { $0.font >= 0 })?.font ?? 0
+        var currentScript = clusters.first(where: { !Itemizer.isWeak($0.script) })?.script ?? HB_SCRIPT_COMMON
+        for i in clusters.indices {
+            if clusters[i].font < 0 { clusters[i].font = firstFont }
+            if Itemizer.isWeak(clusters[i].script) {
+                clusters[i].script = currentScript
+            } else {
+                currentScript = clusters[i].script
+            }
+        }
+    }
+
+    /// Groups consecutive clusters with the same font and script into runs.
+    func runs(of clusters: [Cluster], byteCount: Int, into runs: inout [Run]) {
+        runs.removeAll(keepingCapacity: true)
+        guard var current = clusters.first.map({ Run(start: 0, end: 0, font: $0.font, script: $0.script) }) else { return }
+        for cluster in clusters.dropFirst() where cluster.font != current.font || cluster.script != current.script {
+            current.end = cluster.start
+            runs.append(current)
+            current = Run(start: cluster.start, end: 0, font: cluster.font, script: cluster.script)
+        }
+        current.end = byteCount
+        runs.append(current)
+    }
+
+    private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32) -> Int {
+        let fonts = cascade.fonts
+        if isEmojiPresentation(bytes, start, end, first: first) {
+            if let index = fonts.firstIndex(where: { $0.isColor && $0.covers(first) }) { return index }
+        }
+        if let index = fonts.firstIndex(where: { covers($0, bytes, start, end) }) { return index }
+        return fonts.firstIndex(where: { $0.covers(first) }) ?? 0
+    }
+
+    private func covers(_ font: Font, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var offset = start
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            if cub_is_font_neutral(scalar) == 0 && !font.covers(scalar) { return false }
+            offset += length
+        }
+        return true
+    }
+
+    private func isEmojiPresentation(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32) -> Bool {
+        var hasJoiner = false
+        var offset = start
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            if scalar == 0xFE0E { return false }   // text presentation selector
+            if scalar == 0xFE0F { return true }    // emoji presentation selector
+            if scalar == 0x200D { hasJoiner = true }
+            offset += length
+        }
+        if cub_is_emoji_presentation(first) != 0 { return true }
+        return hasJoiner && cub_is_extended_pictographic(first) != 0
+    }
+
+    /// The cluster's script: its first strong (not Common, Inherited or Unknown) script, else Common.
+    private func script(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> hb_script_t {
+        var offset = start
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            let script = hb_unicode_script(Itemizer.unicode, scalar)
+            if !Itemizer.isWeak(script) { return script }
+            offset += length
+        }
+        return HB_SCRIPT_COMMON
+    }
+
+    static func isWeak(_ script: hb_script_t) -> Bool {
+        script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
+    }
+}

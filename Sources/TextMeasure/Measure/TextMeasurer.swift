@@ -1,0 +1,59 @@
+/// Measures how tall text will be at a width, without rendering it.
+///
+/// ```swift
+/// let measurer = try TextMeasurer()                        // the bundled fonts
+/// let m = try measurer.measure("Hello, world", style: TextStyle(size: 17), width: 320)
+/// m.height, m.lineCount, m.isTruncated, m.validWidths
+/// ```
+///
+/// To lay the same text out at several widths, ``prepare(_:style:)`` it once and call
+/// ``PreparedText/layout(width:)`` for each width: that skips shaping and Unicode analysis.
+///
+/// Thread safety: a `TextMeasurer` is immutable and `Sendable`; call it from any number of threads or
+/// tasks at once. The fonts it holds are immutable HarfBuzz faces shared by all threads; each call
+/// borrows a HarfBuzz buffer of its own from a pool, and ICU break iterators are per thread.
+public final class TextMeasurer: Sendable {
+    /// The font cascade: primary font first, then fallbacks.
+    public let cascade: FontCascade
+    private let preparer: Preparer
+
+    /// A measurer using the bundled fonts (see ``BundledFonts``).
+    public convenience init() throws(FontError) {
+        self.init(cascade: try .bundled())
+    }
+
+    /// A measurer using these font files, in order: the first is the primary font, the rest are
+    /// fallbacks. Throws a ``FontError`` naming the first file that is missing, unreadable or corrupt.
+    public convenience init(fontFiles: [String]) throws(FontError) {
+        self.init(cascade: try FontCascade(files: fontFiles.map { FontFile(path: $0) }))
+    }
+
+    /// A measurer using these font faces, in order (use ``FontFile/faceIndex`` for `.ttc` collections).
+    public convenience init(fonts: [FontFile]) throws(FontError) {
+        self.init(cascade: try FontCascade(files: fonts))
+    }
+
+    /// A measurer using an already loaded cascade.
+    public init(cascade: FontCascade) {
+        self.cascade = cascade
+        self.preparer = Preparer(cascade: cascade)
+    }
+
+    /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
+    public func prepare(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
+        try preparer.prepare(text, style: style)
+    }
+
+    /// Measures `text` in `style` at `width` pixels: lines, height, truncation and the range of widths
+    /// over which the result holds.
+    public func measure(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMeasurement {
+        _ = try PreparedText.units(width: width)   // refuse a bad width before shaping anything
+        return try prepare(text, style: style).layout(width: width)
+    }
+
+    /// The height of one line in `style`, in pixels.
+    public func lineHeight(for style: TextStyle) throws(TextMeasureError) -> Double {
+        try style.validate()
+        return Preparer.lineHeight(style, primary: cascade.primary.hbFont(scale: style.scale))
+    }
+}

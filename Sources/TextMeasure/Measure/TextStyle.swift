@@ -1,0 +1,73 @@
+/// How tall each line is.
+public enum LineHeight: Hashable, Sendable {
+    /// The primary font's own line spacing: ascender − descender + line gap, from its OS/2 typo
+    /// metrics when USE_TYPO_METRICS is set, else from `hhea` (the same source Pango uses).
+    case natural
+    /// A fixed height in pixels.
+    case fixed(Double)
+    /// A multiple of the font size (1.2 = 120 % of `size`).
+    case multiple(Double)
+}
+
+/// What text is measured with: size, line height and a line limit. The fonts come from the
+/// ``TextMeasurer``.
+///
+/// ```swift
+/// let body = TextStyle(size: 17)                          // unlimited lines, natural line height
+/// let title = TextStyle(size: 20, lineHeight: .fixed(24), maxLines: 2)
+/// ```
+public struct TextStyle: Hashable, Sendable {
+    /// Font size in pixels (points at 72 dpi).
+    public var size: Double
+    /// Line height; ``LineHeight/natural`` by default.
+    public var lineHeight: LineHeight
+    /// The most lines shown; 0 means unlimited. Text needing more is truncated
+    /// (``TextMeasurement/isTruncated``) and measures `maxLines` lines tall.
+    public var maxLines: Int
+
+    public init(size: Double = 17, lineHeight: LineHeight = .natural, maxLines: Int = 0) {
+        self.size = size
+        self.lineHeight = lineHeight
+        self.maxLines = maxLines
+    }
+
+    /// The HarfBuzz scale for this size: 1/1024 px units, as Pango uses.
+    var scale: Int32 { Int32((size * 1024).rounded()) }
+
+    /// Checks the values a measurement cannot work with.
+    func validate() throws(TextMeasureError) {
+        guard size.isFinite, size > 0, size <= 100_000 else { throw .invalidSize(size) }
+        guard maxLines >= 0 else { throw .invalidMaxLines(maxLines) }
+        switch lineHeight {
+        case .natural: break
+        case .fixed(let value):
+            guard value.isFinite, value >= 0 else { throw .invalidLineHeight(value) }
+        case .multiple(let value):
+            guard value.isFinite, value >= 0 else { throw .invalidLineHeight(value) }
+        }
+    }
+}
+
+/// Why a measurement was refused.
+public enum TextMeasureError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The width is not a finite number greater than zero.
+    case invalidWidth(Double)
+    /// The size is not a finite number greater than zero (at most 100,000 px).
+    case invalidSize(Double)
+    /// `maxLines` is negative.
+    case invalidMaxLines(Int)
+    /// A fixed line height or multiple is negative or not finite.
+    case invalidLineHeight(Double)
+    /// ICU could not analyze the text for breaks (ICU error code).
+    case unicodeAnalysisFailed(code: Int32)
+
+    public var description: String {
+        switch self {
+        case .invalidWidth(let width): return "invalid width \(width): must be a finite number greater than 0"
+        case .invalidSize(let size): return "invalid size \(size): must be a finite number greater than 0"
+        case .invalidMaxLines(let value): return "invalid maxLines \(value): must be 0 (unlimited) or more"
+        case .invalidLineHeight(let value): return "invalid line height \(value): must be a finite number, 0 or more"
+        case .unicodeAnalysisFailed(let code): return "ICU could not analyze the text (error \(code))"
+        }
+    }
+}

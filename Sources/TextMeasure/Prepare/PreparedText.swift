@@ -1,0 +1,66 @@
+/// A text shaped and analyzed once, ready to be laid out at any width by arithmetic alone.
+///
+/// Everything that does not depend on the width (paragraphs, fonts, scripts, HarfBuzz shaping, UAX #14
+/// break opportunities) is done by ``TextMeasurer/prepare(_:style:)``. What is kept is a list of
+/// *segments* — the pieces between two break opportunities — with their widths and the width of the
+/// white space that hangs after them, plus per-cluster advances for breaking pieces wider than a line.
+/// ``layout(width:)`` walks those numbers; it calls neither HarfBuzz nor ICU.
+///
+/// ```swift
+/// let prepared = try measurer.prepare(comment.body, style: TextStyle(size: 15))
+/// let narrow = try prepared.layout(width: 320)   // portrait
+/// let wide = try prepared.layout(width: 680)     // landscape: no reshaping
+/// ```
+///
+/// Thread safety: an immutable value; lay it out from any number of threads at once.
+public struct PreparedText: Sendable {
+    /// The text as given.
+    public let text: String
+    /// The style it was prepared with (``TextStyle/maxLines`` and the line height apply at layout).
+    public let style: TextStyle
+    /// Height of one line in pixels.
+    public let lineHeight: Double
+
+    /// The pieces between break opportunities, in text order.
+    let segments: [Segment]
+    /// Advance of each grapheme cluster, in 1/1024 px.
+    let clusterAdvances: [Int32]
+    /// Byte range of each grapheme cluster in `text.utf8`.
+    let clusterStarts: [Int32]
+    let clusterEnds: [Int32]
+
+    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment],
+         clusterAdvances: [Int32], clusterStarts: [Int32], clusterEnds: [Int32]) {
+        self.text = text
+        self.style = style
+        self.lineHeight = lineHeight
+        self.segments = segments
+        self.clusterAdvances = clusterAdvances
+        self.clusterStarts = clusterStarts
+        self.clusterEnds = clusterEnds
+    }
+
+    /// Approximate heap bytes held by the prepared form (not counting the text itself).
+    public var byteCount: Int {
+        segments.capacity * MemoryLayout<Segment>.stride + clusterAdvances.capacity * 4
+            + clusterStarts.capacity * 4 + clusterEnds.capacity * 4
+    }
+}
+
+/// The text between two break opportunities (or a whole empty paragraph).
+struct Segment: Hashable, Sendable {
+    /// Byte range in the text, hanging white space included.
+    var byteStart: Int32
+    var byteEnd: Int32
+    /// Clusters `firstCluster..<contentEnd` are visible content; `contentEnd..<clusterEnd` hang.
+    var firstCluster: Int32
+    var contentEnd: Int32
+    var clusterEnd: Int32
+    /// Width of the content, and of the trailing white space, in 1/1024 px.
+    var width: Int
+    var hanging: Int
+    /// The line must end after this segment (a hard break or the end of a paragraph).
+    var isMandatoryBreak: Bool
+
+    var contentClusterCount: Int { Int(contentEnd - firstCluster) }
+}

@@ -1,0 +1,150 @@
+import CFreeType
+import CUnicodeBreak
+
+/// Turns text into a ``PreparedText``: paragraphs → break analysis (ICU) → clusters and runs
+/// (font cascade, scripts) → shaping (HarfBuzz) → segments.
+struct Preparer {
+    let cascade: FontCascade
+
+    func prepare(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
+        try style.validate()
+        let scale = style.scale
+        let fonts = cascade.fonts.map { $0.hbFont(scale: scale) }
+        var text = text
+        let outcome: Result<Storage, TextMeasureError> = text.withUTF8 { bytes in
+            Shaper.withBuffer { buffer in
+                var storage = Storage(byteCount: bytes.count)
+                let itemizer = Itemizer(cascade: cascade)
+                var failure: TextMeasureError?
+                Paragraphs.forEach(in: bytes) { start, end in
+                    guard failure == nil else { return }
+                    do throws(TextMeasureError) {
+                        try storage.add(paragraph: start..<end, of: bytes, itemizer: itemizer, fonts: fonts, buffer: buffer)
+                    } catch {
+                        failure = error
+                    }
+                }
+                return failure.map { .failure($0) } ?? .success(storage)
+            }
+        }
+        let storage = try outcome.get()
+        return PreparedText(
+            text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
+            segments: storage.segments, clusterAdvances: storage.clusterAdvances,
+            clusterStarts: storage.clusterStarts, clusterEnds: storage.clusterEnds)
+    }
+
+    static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
+        switch style.lineHeight {
+        case .natural: Double(primary.ascender - primary.descender + primary.lineGap) / 1024
+        case .fixed(let height): height
+        case .multiple(let factor): factor * style.size
+        }
+    }
+
+    /// The growing prepared form plus scratch space reused across paragraphs.
+    private struct Storage {
+        var segments: [Segment] = []
+        var clusterAdvances: [Int32] = []
+        var clusterStarts: [Int32] = []
+        var clusterEnds: [Int32] = []
+
+        // Scratch, indexed by byte offset within the current paragraph.
+        var flags: [UInt8]
+        var byteAdvance: [Int32]
+        var isClusterStart: [Bool]
+        var clusterAtByte: [Int32]
+        var clusters: [Itemizer.Cluster] = []
+        var runs: [Run] = []
+
+        init(byteCount: Int) {
+            flags = [UInt8](repeating: 0, count: byteCount + 1)
+            byteAdvance = [Int32](repeating: 0, count: byteCount + 1)
+            isClusterStart = [Bool](repeating: false, count: byteCount + 1)
+            clusterAtByte = [Int32](repeating: 0, count: byteCount + 1)
+            clusterAdvances.reserveCapacity(byteCount)
+            clusterStarts.reserveCapacity(byteCount)
+            clusterEnds.reserveCapacity(byteCount)
+        }
+
+        mutating func add(paragraph range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, itemizer: Itemizer,
+                          fonts: [HBFont], buffer: OpaquePointer) throws(TextMeasureError) {
+            let base = Int32(range.lowerBound)
+            let count = range.count
+            if count == 0 {
+                let first = Int32(clusterAdvances.count)
+                segments.append(Segment(byteStart: base, byteEnd: base, firstCluster: first, contentEnd: first,
+                                        clusterEnd: first, width: 0, hanging: 0, isMandatoryBreak: true))
+                return
+            }
+            let bytes = UnsafeBufferPointer(rebasing: text[range])
+
+            // 1. Break analysis: grapheme boundaries and UAX #14 line-break opportunities.
+            let status = flags.withUnsafeMutableBufferPointer { flags in
+                bytes.withMemoryRebound(to: CChar.self) { cub_analyze($0.baseAddress, Int32(count), flags.baseAddress) }
+            }
+            guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
+
+            // 2. Clusters with their font and script, then runs.
+            flags.withUnsafeBufferPointer { itemizer.clusters(of: bytes, flags: $0, into: &clusters) }
+            itemizer.runs(of: clusters, byteCount: count, into: &runs)
+            let firstCluster = clusterAdvances.count
+            for (i, cluster) in clusters.enumerated() {
+                let end = i + 1 < clusters.count ? clusters[i + 1].start : count
+                for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
+                clusterStarts.append(base + Int32(cluster.start))
+                clusterEnds.append(base + Int32(end))
+                clusterAdvances.append(0)
+            }
+
+            // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
+            for i in 0..<count {
+                byteAdvance[i] = 0
+                isClusterStart[i] = false
+            }
+            byteAdvance.withUnsafeMutableBufferPointer { advance in
+                isClusterStart.withUnsafeMutableBufferPointer { starts in
+                    for run in runs {
+                        Shaper.shape(run, of: bytes, font: fonts[run.font], buffer: buffer,
+                                     clusterAdvance: advance, isClusterStart: starts)
+                    }
+                }
+            }
+            // ...and are spread over the grapheme clusters each covers (a ligature spanning several
+            // clusters shares its advance evenly between them, as Pango does).
+            var byte = 0
+            while byte < count {
+                var end = byte + 1
+                while end < count && !isClusterStart[end] { end += 1 }
+                let first = Int(clusterAtByte[byte]), last = Int(clusterAtByte[end - 1])
+                let share = byteAdvance[byte] / Int32(last - first + 1)
+                var remainder = byteAdvance[byte] - share * Int32(last - first + 1)
+                for c in first...last {
+                    clusterAdvances[firstCluster + c] += share + remainder
+                    remainder = 0
+                }
+                byte = end
+            }
+
+            // 4. Segments between break opportunities; trailing spaces hang.
+            var segmentStart = 0
+            for i in 1...clusters.count {
+                let atEnd = i == clusters.count
+                let breakFlags = atEnd ? UInt8(CUB_MANDATORY_BREAK) : flags[clusters[i].start]
+                guard breakFlags & UInt8(CUB_LINE_BREAK | CUB_MANDATORY_BREAK) != 0 else { continue }
+                var contentEnd = i
+                while contentEnd > segmentStart && clusters[contentEnd - 1].isSpace { contentEnd -= 1 }
+                var width = 0, hanging = 0
+                for c in segmentStart..<contentEnd { width += Int(clusterAdvances[firstCluster + c]) }
+                for c in contentEnd..<i { hanging += Int(clusterAdvances[firstCluster + c]) }
+                segments.append(Segment(
+                    byteStart: base + Int32(clusters[segmentStart].start),
+                    byteEnd: base + Int32(atEnd ? count : clusters[i].start),
+                    firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
+                    clusterEnd: Int32(firstCluster + i), width: width, hanging: hanging,
+                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0))
+                segmentStart = i
+            }
+        }
+    }
+}

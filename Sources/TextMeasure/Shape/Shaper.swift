@@ -1,0 +1,65 @@
+import CFreeType
+import Synchronization
+
+/// Shapes runs with HarfBuzz and turns glyph advances into advances per grapheme cluster.
+///
+/// Widths are integers in 1/1024 px (the HarfBuzz font scale is size × 1024), unhinted and unrounded
+/// to pixels, exactly as Pango computes them; kerning and ligatures are on (HarfBuzz defaults).
+///
+/// Thread safety: `hb_buffer_t` belongs to one thread at a time, so buffers are checked out of a
+/// process-wide pool for the duration of one shaping call and returned afterwards.
+enum Shaper {
+    private static let pool = Mutex<[HBBuffer]>([])
+
+    /// Runs `body` with a buffer no other thread is using.
+    static func withBuffer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
+        let buffer = pool.withLock { $0.popLast() } ?? HBBuffer()
+        defer {
+            hb_buffer_clear_contents(buffer.pointer)
+            pool.withLock { pool in
+                if pool.count < 64 { pool.append(buffer) }
+            }
+        }
+        return try body(buffer.pointer)
+    }
+
+    /// Shapes `run` of the paragraph `bytes` (the whole paragraph is passed as context, so joining
+    /// scripts shape correctly at run edges) and adds each glyph's advance to `clusterAdvance` at the
+    /// glyph's cluster (byte offset), marking cluster starts in `isClusterStart`.
+    static func shape(
+        _ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: HBFont, buffer: OpaquePointer,
+        clusterAdvance: UnsafeMutableBufferPointer<Int32>, isClusterStart: UnsafeMutableBufferPointer<Bool>
+    ) {
+        hb_buffer_clear_contents(buffer)
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), UInt32(run.start), Int32(run.end - run.start))
+        }
+        hb_buffer_set_script(buffer, run.script)
+        let direction = hb_script_get_horizontal_direction(run.script)
+        hb_buffer_set_direction(buffer, direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_shape(font.pointer, buffer, nil, 0)
+
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, nil) else { return }
+        for i in 0..<Int(count) {
+            let cluster = Int(infos[i].cluster)
+            clusterAdvance[cluster] &+= positions[i].x_advance
+            isClusterStart[cluster] = true
+        }
+    }
+}
+
+/// An `hb_buffer_t` owned by Swift.
+final class HBBuffer: @unchecked Sendable {
+    // @unchecked: used by one thread at a time, enforced by `Shaper.withBuffer`'s pool.
+    let pointer: OpaquePointer
+
+    init() {
+        pointer = hb_buffer_create()
+    }
+
+    deinit {
+        hb_buffer_destroy(pointer)
+    }
+}

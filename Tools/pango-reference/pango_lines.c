@@ -1,0 +1,128 @@
+// Reference line counts from Pango, for the differential test and the benchmark.
+//
+// Build: cc -O2 pango_lines.c $(pkg-config --cflags --libs pangocairo pangoft2 fontconfig) -o pango-lines
+// Usage: pango-lines [--hyphens] [--quiet] FONT_FILE...  < items
+// Each input line is one item: SIZE <TAB> WIDTH <TAB> TEXT, where TEXT escapes \n, \r, \t and \\ .
+// Each output line is: LINE_COUNT <TAB> widths of the lines in Pango units (1/1024 px), comma-separated
+// (with --quiet only LINE_COUNT, for timing).
+//
+// Pango is set up as the reference the project agrees with: the cairo font map with only the given font files (an FcConfig of
+// their own), families in the given order as the fallback list, 72 dpi so sizes are pixels, unrounded
+// glyph positions, PANGO_WRAP_WORD_CHAR, and no inserted hyphens unless --hyphens.
+#include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *unescape(char *s) {
+    char *out = s, *in = s;
+    while (*in) {
+        if (*in == '\\' && in[1]) {
+            in++;
+            switch (*in) {
+            case 'n': *out++ = '\n'; break;
+            case 'r': *out++ = '\r'; break;
+            case 't': *out++ = '\t'; break;
+            default: *out++ = *in; break;
+            }
+            in++;
+        } else {
+            *out++ = *in++;
+        }
+    }
+    *out = 0;
+    return s;
+}
+
+int main(int argc, char **argv) {
+    int hyphens = 0, quiet = 0;
+    FcConfig *config = FcConfigCreate();
+    // fontconfig's standard rule for bitmap fonts (Debian's 10-scale-bitmap-fonts.conf, color part):
+    // scale a color bitmap font's strike to the requested pixel size. Without it Noto Color Emoji is
+    // used at its 109 ppem strike whatever the size asked for.
+    static const char *scale_bitmaps =
+        "<?xml version=\"1.0\"?><fontconfig>"
+        "<match target=\"font\"><test name=\"outline\" compare=\"eq\"><bool>false</bool></test>"
+        "<edit name=\"pixelsizefixupfactor\" mode=\"assign\"><divide><name target=\"pattern\">pixelsize</name>"
+        "<name target=\"font\">pixelsize</name></divide></edit></match>"
+        "<match target=\"font\"><test name=\"outline\" compare=\"eq\"><bool>false</bool></test>"
+        "<test name=\"pixelsizefixupfactor\" compare=\"not_eq\"><double>1.0</double></test>"
+        "<edit name=\"matrix\" mode=\"assign\"><times><name>matrix</name><matrix><name>pixelsizefixupfactor</name>"
+        "<double>0</double><double>0</double><name>pixelsizefixupfactor</name></matrix></times></edit>"
+        "<edit name=\"size\" mode=\"assign\"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>"
+        "</match></fontconfig>";
+    if (!FcConfigParseAndLoadFromMemory(config, (const FcChar8 *)scale_bitmaps, FcTrue)) {
+        fprintf(stderr, "pango-lines: fontconfig rejected the bitmap scaling rule\n");
+        return 2;
+    }
+    GString *families = g_string_new(NULL);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--hyphens") == 0) { hyphens = 1; continue; }
+        if (strcmp(argv[i], "--quiet") == 0) { quiet = 1; continue; }
+        if (!FcConfigAppFontAddFile(config, (const FcChar8 *)argv[i])) {
+            fprintf(stderr, "pango-lines: cannot load font %s\n", argv[i]);
+            return 2;
+        }
+        int count = 0;
+        FcPattern *pattern = FcFreeTypeQuery((const FcChar8 *)argv[i], 0, NULL, &count);
+        FcChar8 *family = NULL;
+        if (pattern && FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch) {
+            if (families->len) g_string_append_c(families, ',');
+            g_string_append(families, (const char *)family);
+        }
+        if (pattern) FcPatternDestroy(pattern);
+    }
+    // The cairo font map (FreeType + fontconfig underneath), not pangoft2: pangoft2 does not scale
+    // color bitmap fonts, so an emoji at 16 px would be 136 px wide. Hinting off, metrics unhinted.
+    PangoFontMap *map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+    pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
+    pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(map), 72);
+    PangoContext *context = pango_font_map_create_context(map);
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(context, options);
+    pango_context_set_round_glyph_positions(context, FALSE);
+    pango_context_set_language(context, pango_language_from_string("en"));
+    PangoLayout *layout = pango_layout_new(context);
+    pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
+    PangoAttrList *attrs = pango_attr_list_new();
+    if (!hyphens) pango_attr_list_insert(attrs, pango_attr_insert_hyphens_new(FALSE));
+    pango_layout_set_attributes(layout, attrs);
+    PangoFontDescription *description = pango_font_description_new();
+    pango_font_description_set_family(description, families->str);
+
+    char *line = NULL;
+    size_t capacity = 0;
+    ssize_t length;
+    while ((length = getline(&line, &capacity, stdin)) >= 0) {
+        if (length > 0 && line[length - 1] == '\n') line[--length] = 0;
+        char *size_field = strtok(line, "\t");
+        char *width_field = strtok(NULL, "\t");
+        char *text = width_field ? width_field + strlen(width_field) + 1 : NULL;
+        if (!size_field || !width_field || text > line + length) {
+            printf("error\n");
+            continue;
+        }
+        unescape(text);
+        pango_font_description_set_absolute_size(description, atof(size_field) * PANGO_SCALE);
+        pango_layout_set_font_description(layout, description);
+        pango_layout_set_width(layout, pango_units_from_double(atof(width_field)));
+        pango_layout_set_text(layout, text, -1);
+        int count = pango_layout_get_line_count(layout);
+        printf("%d", count);
+        if (!quiet) {
+            putchar('\t');
+            for (int i = 0; i < count; i++) {
+                PangoRectangle logical;
+                pango_layout_line_get_extents(pango_layout_get_line_readonly(layout, i), NULL, &logical);
+                printf(i ? ",%d" : "%d", logical.width);
+            }
+        }
+        putchar('\n');
+    }
+    return 0;
+}
