@@ -4,7 +4,7 @@
 // Usage: pango-lines [--hyphens] [--quiet] FONT_FILE...  < items
 // Each input line is one item: SIZE <TAB> WIDTH <TAB> TEXT, where TEXT escapes \n, \r, \t and \\ .
 // Each output line is: LINE_COUNT <TAB> widths of the lines in Pango units (1/1024 px), comma-separated
-// (with --quiet only LINE_COUNT, for timing).
+// (with --quiet only LINE_COUNT, for timing; with --runs also each run's font, width and text).
 //
 // Pango is set up as the reference the project agrees with: the cairo font map with only the given font files (an FcConfig of
 // their own), families in the given order as the fallback list, 72 dpi so sizes are pixels, unrounded
@@ -36,8 +36,21 @@ static char *unescape(char *s) {
     return s;
 }
 
+// --runs: after each item, one line per run: line index, font family, width, text.
+static void print_runs(PangoLayout *layout, const char *text) {
+    for (int i = 0; i < pango_layout_get_line_count(layout); i++) {
+        for (GSList *r = pango_layout_get_line_readonly(layout, i)->runs; r; r = r->next) {
+            PangoGlyphItem *run = r->data;
+            PangoFontDescription *d = pango_font_describe(run->item->analysis.font);
+            printf("  line %d  %-22s %7d  '%.*s'\n", i, pango_font_description_get_family(d),
+                   pango_glyph_string_get_width(run->glyphs), run->item->length, text + run->item->offset);
+            pango_font_description_free(d);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
-    int hyphens = 0, quiet = 0;
+    int hyphens = 0, quiet = 0, runs = 0;
     FcConfig *config = FcConfigCreate();
     // fontconfig's standard rule for bitmap fonts (Debian's 10-scale-bitmap-fonts.conf, color part):
     // scale a color bitmap font's strike to the requested pixel size. Without it Noto Color Emoji is
@@ -58,9 +71,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     GString *families = g_string_new(NULL);
+    GString *emoji_families = g_string_new(NULL);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--hyphens") == 0) { hyphens = 1; continue; }
         if (strcmp(argv[i], "--quiet") == 0) { quiet = 1; continue; }
+        if (strcmp(argv[i], "--runs") == 0) { runs = 1; continue; }
         if (!FcConfigAppFontAddFile(config, (const FcChar8 *)argv[i])) {
             fprintf(stderr, "pango-lines: cannot load font %s\n", argv[i]);
             return 2;
@@ -68,14 +83,30 @@ int main(int argc, char **argv) {
         int count = 0;
         FcPattern *pattern = FcFreeTypeQuery((const FcChar8 *)argv[i], 0, NULL, &count);
         FcChar8 *family = NULL;
+        FcBool color = FcFalse;
         if (pattern && FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch) {
             if (families->len) g_string_append_c(families, ',');
             g_string_append(families, (const char *)family);
+            if (FcPatternGetBool(pattern, FC_COLOR, 0, &color) == FcResultMatch && color) {
+                g_string_append_printf(emoji_families, "<family>%s</family>", family);
+            }
         }
         if (pattern) FcPatternDestroy(pattern);
     }
     // The cairo font map (FreeType + fontconfig underneath), not pangoft2: pangoft2 does not scale
     // color bitmap fonts, so an emoji at 16 px would be 136 px wide. Hinting off, metrics unhinted.
+    // fontconfig's generic "emoji" family (Debian's 60-generic.conf): Pango asks for it on emoji runs,
+    // so that a ZWJ sequence or keycap is drawn whole by the color font.
+    if (emoji_families->len) {
+        gchar *alias = g_strdup_printf(
+            "<?xml version=\"1.0\"?><fontconfig><alias binding=\"same\"><family>emoji</family>"
+            "<prefer>%s</prefer></alias></fontconfig>", emoji_families->str);
+        if (!FcConfigParseAndLoadFromMemory(config, (const FcChar8 *)alias, FcTrue)) {
+            fprintf(stderr, "pango-lines: fontconfig rejected the emoji alias\n");
+            return 2;
+        }
+        g_free(alias);
+    }
     PangoFontMap *map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
     pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
     pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(map), 72);
@@ -123,6 +154,7 @@ int main(int argc, char **argv) {
             }
         }
         putchar('\n');
+        if (runs) print_runs(layout, text);
     }
     return 0;
 }

@@ -45,7 +45,8 @@ public struct FontCascade: Sendable {
     }
 
     /// The bundled cascade (see `Fonts/README.md`): Noto Sans, Noto Sans Arabic, Hebrew, Thai,
-    /// Devanagari, Droid Sans Fallback (CJK) and Noto Color Emoji.
+    /// Devanagari, Droid Sans Fallback (CJK), Nanum Gothic (Hangul), Noto Sans Math, Noto Sans
+    /// Symbols 2 and Noto Color Emoji.
     public static func bundled() throws(FontError) -> FontCascade {
         try FontCascade(files: BundledFonts.files())
     }
@@ -61,6 +62,9 @@ public enum BundledFonts {
         "NotoSansThai-Regular.ttf",
         "NotoSansDevanagari-Regular.ttf",
         "DroidSansFallbackFull.ttf",
+        "NanumGothic.ttf",
+        "NotoSansMath-Regular.ttf",
+        "NotoSansSymbols2-Regular.ttf",
         "NotoColorEmoji.ttf",
     ]
 

@@ -15,13 +15,13 @@ struct Run {
 /// cluster is never split across fonts), and the script per cluster, with Common and Inherited
 /// characters taking the script of the text around them.
 ///
-/// Font choice for a cluster, in order:
-/// 1. spaces, controls, format characters and variation selectors standing alone keep the font of the
-///    cluster before them (the next one at the start): a space never switches fonts, as in Pango;
-/// 2. an emoji-presentation cluster (U+FE0F, an Emoji_Presentation base, or a ZWJ sequence) takes the
+/// Font choice for a cluster:
+/// 1. an emoji-presentation cluster (U+FE0F, an Emoji_Presentation base, or a ZWJ sequence) takes the
 ///    first color font that covers its base;
-/// 3. otherwise the first font covering every character of the cluster (ignoring joiners and selectors),
-///    else the first covering its base, else the primary font (which draws `.notdef`).
+/// 2. otherwise the first font covering every character of the cluster (ignoring joiners and selectors),
+///    else the first covering its base, else the primary font (which draws `.notdef`);
+/// 3. a lone space, control or format character or variation selector never picks a font of its own
+///    (as in Pango): it takes the font of the text around it (see `resolveFollowers`).
 struct Itemizer {
     let cascade: FontCascade
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
@@ -34,6 +34,9 @@ struct Itemizer {
         var font: Int
         var script: hb_script_t
         var isSpace: Bool
+        /// A lone space, control or format character or selector: it follows its neighbours' font.
+        var isNeutral: Bool
+        var isEmoji: Bool
     }
 
     /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`.
@@ -41,33 +44,50 @@ struct Itemizer {
         clusters.removeAll(keepingCapacity: true)
         let count = bytes.count
         var start = 0
-        var lastFont = -1
         while start < count {
             var end = start + 1
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
             let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
             let isLone = firstLength == end - start
             let isSpace = isLone && cub_is_hanging_space(first) != 0
-            var font = -1
-            if !(isLone && (isSpace || cub_is_font_neutral(first) != 0)) {
-                font = chooseFont(bytes, start, end, first: first)
-                lastFont = font
-            } else if lastFont >= 0 {
-                font = lastFont
-            }
-            clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end), isSpace: isSpace))
+            let isNeutral = isLone && (isSpace || cub_is_font_neutral(first) != 0)
+            let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first)
+            let font = isNeutral ? -1 : chooseFont(bytes, start, end, first: first, isEmoji: isEmoji)
+            clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
+                                    isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji))
             start = end
         }
-        resolveFollowers(&clusters)
+        resolveFollowers(&clusters, bytes: bytes)
     }
 
-    /// Clusters that follow their neighbours take their values: leading spaces (font -1) the first real
-    /// font, Common/Inherited clusters the script before them (the first strong one at the start).
-    private func resolveFollowers(_ clusters: inout [Cluster]) {
-        let firstFont = clusters.first(where: { $0.font >= 0 })?.font ?? 0
+    /// Gives neutral clusters their font and Common/Inherited clusters their script.
+    ///
+    /// A stretch of neutral clusters between text in font P and text in font N takes whichever of the
+    /// two comes first in the cascade (the "less fallback" one, as Pango moves trailing spaces into the
+    /// next item); emoji text does not lend its font (emoji and text are separate runs). With neither
+    /// neighbour usable, the first font that covers the character.
+    private func resolveFollowers(_ clusters: inout [Cluster], bytes: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        while i < clusters.count {
+            guard clusters[i].isNeutral else { i += 1; continue }
+            var end = i + 1
+            while end < clusters.count && clusters[end].isNeutral { end += 1 }
+            let before = i > 0 && !clusters[i - 1].isEmoji ? clusters[i - 1].font : nil
+            let after = end < clusters.count && !clusters[end].isEmoji ? clusters[end].font : nil
+            let font: Int
+            switch (before, after) {
+            case let (before?, after?): font = min(before, after)
+            case let (before?, nil): font = before
+            case let (nil, after?): font = after
+            case (nil, nil):
+                let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[i].start)
+                font = cascade.fonts.firstIndex(where: { $0.covers(scalar) }) ?? 0
+            }
+            for k in i..<end { clusters[k].font = font }
+            i = end
+        }
         var currentScript = clusters.first(where: { !Itemizer.isWeak($0.script) })?.script ?? HB_SCRIPT_COMMON
         for i in clusters.indices {
-            if clusters[i].font < 0 { clusters[i].font = firstFont }
             if Itemizer.isWeak(clusters[i].script) {
                 clusters[i].script = currentScript
             } else {
@@ -89,9 +109,10 @@ struct Itemizer {
         runs.append(current)
     }
 
-    private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32) -> Int {
+    private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
+                            isEmoji: Bool) -> Int {
         let fonts = cascade.fonts
-        if isEmojiPresentation(bytes, start, end, first: first) {
+        if isEmoji {
             if let index = fonts.firstIndex(where: { $0.isColor && $0.covers(first) }) { return index }
         }
         if let index = fonts.firstIndex(where: { covers($0, bytes, start, end) }) { return index }

@@ -1,16 +1,21 @@
 /// Greedy line filling over a ``PreparedText``'s segments: numbers only, no shaping.
 ///
-/// Rules (those of Pango's `PANGO_WRAP_WORD_CHAR`, UIKit's word wrapping and browsers' `overflow-wrap:
-/// anywhere`):
-/// - a segment goes on the current line if the line's width so far (hanging space included) plus the
-///   segment's content width fits; trailing white space never pushes a line over the width;
+/// The rules are those of Pango's `PANGO_WRAP_WORD_CHAR` (and of UIKit's word wrapping and CSS
+/// `overflow-wrap: anywhere`):
+/// - a segment (the text between two break opportunities) joins the current line if the line so far,
+///   hanging space included, plus the segment fits; white space at the end of a line hangs and never
+///   pushes the line over the width;
 /// - a segment that does not fit starts a new line; if it does not fit on a line of its own either, it
 ///   is broken between grapheme clusters, each line taking as many clusters as fit and at least one;
+/// - white space can hang only after content that fits: after a single cluster wider than the line it
+///   starts the next line instead (unless it begins a new shaping run, which Pango lays out separately);
+/// - a line that ends inside a word or between two pieces with no space between them is as wide as
+///   that piece shaped on its own (the kerning with what follows is dropped), as Pango reshapes it;
 /// - a mandatory break ends the line.
 ///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
-/// widest line (of more than one cluster) a line would lose its last piece; at the smallest width that
-/// lets some line take in the piece that went to the next line, that line would change.
+/// widest line a line would lose its last piece (or its hanging space); at the smallest width that
+/// lets some line take in what went to the next line, that line would change.
 struct LineBreaker {
     /// What a layout found. Widths are in 1/1024 px.
     struct Outcome {
@@ -18,7 +23,7 @@ struct LineBreaker {
         var isTruncated = false
         /// The widest line's content width.
         var widestLine = 0
-        /// Smallest width at which the lines stay the same (0 when every line is a single cluster).
+        /// Smallest width at which the lines stay the same.
         var minimumWidth = 0
         /// Smallest width at which some line would change; `Int.max` when none would.
         var changeWidth = Int.max
@@ -31,32 +36,118 @@ struct LineBreaker {
         var width: Int
     }
 
+    /// The line being filled.
+    private struct OpenLine {
+        var start: Int32 = 0
+        var end: Int32 = 0
+        /// Width through the last visible cluster, as shaped in context.
+        var content = 0
+        /// Extra width if the line ends after its last visible cluster (lost kerning).
+        var endAdjust = 0
+        /// `content` plus the white space after it.
+        var advance = 0
+        /// Visible clusters on the line.
+        var clusters = 0
+        /// Whether white space hangs after the content only because the content fits (a narrower width
+        /// would push it to the next line).
+        var hangsBecauseContentFits = false
+
+        /// The line's width as drawn: white space excluded, lost kerning included.
+        var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
+
+        init(start: Int32) {
+            self.start = start
+        }
+
+        mutating func addContent(width: Int, endAdjust: Int, clusters: Int) {
+            content = advance + width
+            self.endAdjust = endAdjust
+            advance = content
+            self.clusters += clusters
+            hangsBecauseContentFits = false
+        }
+
+        /// Adds hanging white space; `startsRun` white space hangs whatever the content's width.
+        mutating func addSpace(_ width: Int, startsRun: Bool) {
+            advance += width
+            if !startsRun { hangsBecauseContentFits = true }
+        }
+    }
+
     /// Lays out `prepared` at `width` (1/1024 px) with at most `maxLines` lines (0 = unlimited), calling
     /// `record` for every line kept when `record` is given.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
                        record: ((LineRecord) -> Void)? = nil) -> Outcome {
+        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record)
+        filler.run()
+        return filler.outcome
+    }
+
+    /// The state of one layout.
+    private struct Filler {
+        let prepared: PreparedText
+        let width: Int
+        let maxLines: Int
+        let record: ((LineRecord) -> Void)?
         var outcome = Outcome()
-        let segments = prepared.segments
-        let advances = prepared.clusterAdvances
-        guard !segments.isEmpty else { return outcome }
+        var line: OpenLine?
 
-        // The open line.
-        var isOpen = false
-        var lineStart: Int32 = 0
-        var lineEnd: Int32 = 0
-        var lineContent = 0          // visible width
-        var lineAdvance = 0          // visible width + hanging space after it
-        var lineClusters = 0         // visible clusters
+        init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?) {
+            self.prepared = prepared
+            self.width = width
+            self.maxLines = maxLines
+            self.record = record
+        }
 
-        // Ends the open line; returns false when the line limit stops the layout.
-        // `change` is the width at which this line would have taken in what follows it.
-        func close(change: Int?, moreFollows: Bool) -> Bool {
+        mutating func run() {
+            let segments = prepared.segments
+            for (index, segment) in segments.enumerated() {
+                if segment.contentClusterCount > 0 {
+                    let needed = segment.width + segment.endAdjust
+                    if let current = line, current.advance + needed > width {
+                        guard close(change: current.advance + needed, moreFollows: true) else { return }
+                    }
+                    if line == nil && needed > width && segment.contentClusterCount > 1 {
+                        guard breakClusters(of: segment) else { return }
+                    } else {
+                        if line == nil { line = OpenLine(start: segment.byteStart) }
+                        line!.addContent(width: segment.width, endAdjust: segment.endAdjust,
+                                         clusters: segment.contentClusterCount)
+                    }
+                    line!.end = prepared.clusterEnds[Int(segment.contentEnd) - 1]
+                }
+                if segment.hanging > 0 {
+                    let space = prepared.clusterFlags[Int(segment.contentEnd)]
+                    if let current = line, current.visibleWidth > width, !space.contains(.startsRun) {
+                        // Space cannot hang after a cluster that already overflows.
+                        guard close(change: current.visibleWidth, moreFollows: true) else { return }
+                    }
+                    if line == nil { line = OpenLine(start: prepared.clusterStarts[Int(segment.contentEnd)]) }
+                    line!.addSpace(segment.hanging, startsRun: space.contains(.startsRun))
+                }
+                if line == nil { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
+                line!.end = segment.byteEnd
+                if segment.isMandatoryBreak {
+                    guard close(change: nil, moreFollows: index + 1 < segments.count) else { return }
+                }
+            }
+            _ = close(change: nil, moreFollows: false)
+        }
+
+        /// Ends the open line; returns false when the line limit stops the layout. `change` is the
+        /// width at which this line would have taken in what follows it.
+        mutating func close(change: Int?, moreFollows: Bool) -> Bool {
+            guard let current = line else { return true }
+            let visible = current.visibleWidth
             outcome.lineCount += 1
-            outcome.widestLine = max(outcome.widestLine, lineContent)
-            if lineClusters > 1 { outcome.minimumWidth = max(outcome.minimumWidth, lineContent) }
+            outcome.widestLine = max(outcome.widestLine, visible)
+            // A lone cluster stays alone at any narrower width, unless space hangs after it.
+            if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
+                outcome.minimumWidth = max(outcome.minimumWidth, visible)
+            }
             if let change { outcome.changeWidth = min(outcome.changeWidth, change) }
-            record?(LineRecord(byteStart: lineStart, byteEnd: lineEnd, width: lineContent))
-            isOpen = false
+            record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
+            line = nil
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
                 outcome.isTruncated = true
                 return false
@@ -64,52 +155,46 @@ struct LineBreaker {
             return true
         }
 
-        for (index, segment) in segments.enumerated() {
-            if isOpen && lineAdvance + segment.width > width {
-                guard close(change: lineAdvance + segment.width, moreFollows: true) else { return outcome }
-            }
-            if !isOpen {
-                if segment.width > width && segment.contentClusterCount > 1 {
-                    // Too wide for any line: break between clusters.
-                    var cluster = Int(segment.firstCluster)
-                    let contentEnd = Int(segment.contentEnd)
-                    while true {
-                        lineStart = prepared.clusterStarts[cluster]
-                        lineContent = Int(advances[cluster])
-                        lineClusters = 1
-                        cluster += 1
-                        while cluster < contentEnd && lineContent + Int(advances[cluster]) <= width {
-                            lineContent += Int(advances[cluster])
-                            lineClusters += 1
-                            cluster += 1
-                        }
-                        if cluster == contentEnd { break }
-                        lineEnd = prepared.clusterEnds[cluster - 1]
-                        guard close(change: lineContent + Int(advances[cluster]), moreFollows: true) else {
-                            return outcome
-                        }
-                    }
-                    lineAdvance = lineContent + segment.hanging
+        /// Breaks a segment too wide for any line between grapheme clusters, closing every full line
+        /// and leaving the last piece open. Returns false when the line limit stopped the layout.
+        mutating func breakClusters(of segment: Segment) -> Bool {
+            let advances = prepared.clusterAdvances
+            let adjusts = prepared.clusterBreakAdjust
+            let flags = prepared.clusterFlags
+            let end = Int(segment.contentEnd)
+            var cluster = Int(segment.firstCluster)
+            while true {
+                var current = OpenLine(start: prepared.clusterStarts[cluster])
+                // The first cluster goes on the line whatever its width.
+                if flags[cluster].contains(.space) {
+                    current.addSpace(Int(advances[cluster]), startsRun: flags[cluster].contains(.startsRun))
                 } else {
-                    lineStart = segment.byteStart
-                    lineContent = segment.width
-                    lineAdvance = segment.width + segment.hanging
-                    lineClusters = segment.contentClusterCount
+                    current.addContent(width: Int(advances[cluster]), endAdjust: Int(adjusts[cluster]), clusters: 1)
                 }
-                isOpen = true
-            } else if segment.contentClusterCount > 0 {
-                lineContent = lineAdvance + segment.width
-                lineAdvance = lineContent + segment.hanging
-                lineClusters += segment.contentClusterCount
-            } else {
-                lineAdvance += segment.hanging
-            }
-            lineEnd = segment.byteEnd
-            if segment.isMandatoryBreak {
-                guard close(change: nil, moreFollows: index + 1 < segments.count) else { return outcome }
+                cluster += 1
+                var change = 0
+                while cluster < end {
+                    if flags[cluster].contains(.space) {
+                        if current.visibleWidth > width && !flags[cluster].contains(.startsRun) {
+                            change = current.visibleWidth
+                            break
+                        }
+                        current.addSpace(Int(advances[cluster]), startsRun: flags[cluster].contains(.startsRun))
+                    } else {
+                        let needed = current.advance + Int(advances[cluster]) + Int(adjusts[cluster])
+                        if needed > width {
+                            change = needed
+                            break
+                        }
+                        current.addContent(width: Int(advances[cluster]), endAdjust: Int(adjusts[cluster]), clusters: 1)
+                    }
+                    cluster += 1
+                }
+                current.end = prepared.clusterEnds[cluster - 1]
+                line = current
+                if cluster == end { return true }
+                guard close(change: change, moreFollows: true) else { return false }
             }
         }
-        if isOpen { _ = close(change: nil, moreFollows: false) }
-        return outcome
     }
 }

@@ -25,17 +25,24 @@ public struct PreparedText: Sendable {
     let segments: [Segment]
     /// Advance of each grapheme cluster, in 1/1024 px.
     let clusterAdvances: [Int32]
+    /// How much wider each cluster is when a line ends right after it (kerning with the next cluster
+    /// is lost), in 1/1024 px.
+    let clusterBreakAdjust: [Int32]
+    /// What layout needs to know about each cluster besides its width.
+    let clusterFlags: [ClusterFlags]
     /// Byte range of each grapheme cluster in `text.utf8`.
     let clusterStarts: [Int32]
     let clusterEnds: [Int32]
 
-    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment],
-         clusterAdvances: [Int32], clusterStarts: [Int32], clusterEnds: [Int32]) {
+    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusterAdvances: [Int32],
+         clusterBreakAdjust: [Int32], clusterFlags: [ClusterFlags], clusterStarts: [Int32], clusterEnds: [Int32]) {
         self.text = text
         self.style = style
         self.lineHeight = lineHeight
         self.segments = segments
         self.clusterAdvances = clusterAdvances
+        self.clusterBreakAdjust = clusterBreakAdjust
+        self.clusterFlags = clusterFlags
         self.clusterStarts = clusterStarts
         self.clusterEnds = clusterEnds
     }
@@ -43,8 +50,19 @@ public struct PreparedText: Sendable {
     /// Approximate heap bytes held by the prepared form (not counting the text itself).
     public var byteCount: Int {
         segments.capacity * MemoryLayout<Segment>.stride + clusterAdvances.capacity * 4
-            + clusterStarts.capacity * 4 + clusterEnds.capacity * 4
+            + clusterBreakAdjust.capacity * 4 + clusterFlags.capacity + clusterStarts.capacity * 4
+            + clusterEnds.capacity * 4
     }
+}
+
+/// Per-cluster facts used by the line breaker.
+struct ClusterFlags: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    /// A lone white-space character: it hangs at the end of a line.
+    static let space = ClusterFlags(rawValue: 1)
+    /// The first cluster of a shaping run (new font or script). Pango lays out run by run, and white
+    /// space that begins a run hangs even after a cluster wider than the line.
+    static let startsRun = ClusterFlags(rawValue: 2)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).
@@ -59,6 +77,9 @@ struct Segment: Hashable, Sendable {
     /// Width of the content, and of the trailing white space, in 1/1024 px.
     var width: Int
     var hanging: Int
+    /// Added to `width` when a line ends after this segment (see `PreparedText.clusterBreakAdjust`);
+    /// 0 when white space hangs after the content.
+    var endAdjust: Int
     /// The line must end after this segment (a hard break or the end of a paragraph).
     var isMandatoryBreak: Bool
 

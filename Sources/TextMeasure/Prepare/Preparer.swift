@@ -31,6 +31,7 @@ struct Preparer {
         return PreparedText(
             text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
             segments: storage.segments, clusterAdvances: storage.clusterAdvances,
+            clusterBreakAdjust: storage.clusterBreakAdjust, clusterFlags: storage.clusterFlags,
             clusterStarts: storage.clusterStarts, clusterEnds: storage.clusterEnds)
     }
 
@@ -46,12 +47,15 @@ struct Preparer {
     private struct Storage {
         var segments: [Segment] = []
         var clusterAdvances: [Int32] = []
+        var clusterBreakAdjust: [Int32] = []
+        var clusterFlags: [ClusterFlags] = []
         var clusterStarts: [Int32] = []
         var clusterEnds: [Int32] = []
 
         // Scratch, indexed by byte offset within the current paragraph.
         var flags: [UInt8]
         var byteAdvance: [Int32]
+        var byteBreakAdjust: [Int32]
         var isClusterStart: [Bool]
         var clusterAtByte: [Int32]
         var clusters: [Itemizer.Cluster] = []
@@ -60,6 +64,7 @@ struct Preparer {
         init(byteCount: Int) {
             flags = [UInt8](repeating: 0, count: byteCount + 1)
             byteAdvance = [Int32](repeating: 0, count: byteCount + 1)
+            byteBreakAdjust = [Int32](repeating: 0, count: byteCount + 1)
             isClusterStart = [Bool](repeating: false, count: byteCount + 1)
             clusterAtByte = [Int32](repeating: 0, count: byteCount + 1)
             clusterAdvances.reserveCapacity(byteCount)
@@ -74,7 +79,8 @@ struct Preparer {
             if count == 0 {
                 let first = Int32(clusterAdvances.count)
                 segments.append(Segment(byteStart: base, byteEnd: base, firstCluster: first, contentEnd: first,
-                                        clusterEnd: first, width: 0, hanging: 0, isMandatoryBreak: true))
+                                        clusterEnd: first, width: 0, hanging: 0, endAdjust: 0,
+                                        isMandatoryBreak: true))
                 return
             }
             let bytes = UnsafeBufferPointer(rebasing: text[range])
@@ -95,18 +101,27 @@ struct Preparer {
                 clusterStarts.append(base + Int32(cluster.start))
                 clusterEnds.append(base + Int32(end))
                 clusterAdvances.append(0)
+                clusterBreakAdjust.append(0)
+                var flags: ClusterFlags = cluster.isSpace ? .space : []
+                if i == 0 || clusters[i - 1].font != cluster.font || clusters[i - 1].script != cluster.script {
+                    flags.insert(.startsRun)
+                }
+                clusterFlags.append(flags)
             }
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             for i in 0..<count {
                 byteAdvance[i] = 0
+                byteBreakAdjust[i] = 0
                 isClusterStart[i] = false
             }
             byteAdvance.withUnsafeMutableBufferPointer { advance in
                 isClusterStart.withUnsafeMutableBufferPointer { starts in
-                    for run in runs {
-                        Shaper.shape(run, of: bytes, font: fonts[run.font], buffer: buffer,
-                                     clusterAdvance: advance, isClusterStart: starts)
+                    byteBreakAdjust.withUnsafeMutableBufferPointer { adjust in
+                        for run in runs {
+                            Shaper.shape(run, of: bytes, font: fonts[run.font], buffer: buffer,
+                                         clusterAdvance: advance, isClusterStart: starts, breakAdjust: adjust)
+                        }
                     }
                 }
             }
@@ -123,6 +138,7 @@ struct Preparer {
                     clusterAdvances[firstCluster + c] += share + remainder
                     remainder = 0
                 }
+                clusterBreakAdjust[firstCluster + last] = byteBreakAdjust[byte]
                 byte = end
             }
 
@@ -142,6 +158,8 @@ struct Preparer {
                     byteEnd: base + Int32(atEnd ? count : clusters[i].start),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
                     clusterEnd: Int32(firstCluster + i), width: width, hanging: hanging,
+                    endAdjust: contentEnd == i && contentEnd > segmentStart
+                        ? Int(clusterBreakAdjust[firstCluster + contentEnd - 1]) : 0,
                     isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0))
                 segmentStart = i
             }

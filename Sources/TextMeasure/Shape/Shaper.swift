@@ -26,9 +26,16 @@ enum Shaper {
     /// Shapes `run` of the paragraph `bytes` (the whole paragraph is passed as context, so joining
     /// scripts shape correctly at run edges) and adds each glyph's advance to `clusterAdvance` at the
     /// glyph's cluster (byte offset), marking cluster starts in `isClusterStart`.
+    ///
+    /// `breakAdjust` receives, at each cluster, how much wider the cluster is when a line ends right
+    /// after it: HarfBuzz applies pair kerning to the first glyph of the pair, and a line broken
+    /// between the two is shaped without the pair (Pango reshapes both sides of a break). It is the
+    /// difference between the nominal and the positioned advance of the cluster's last glyph, for
+    /// left-to-right runs (right-to-left scripts here break only at spaces, where it does not matter).
     static func shape(
         _ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: HBFont, buffer: OpaquePointer,
-        clusterAdvance: UnsafeMutableBufferPointer<Int32>, isClusterStart: UnsafeMutableBufferPointer<Bool>
+        clusterAdvance: UnsafeMutableBufferPointer<Int32>, isClusterStart: UnsafeMutableBufferPointer<Bool>,
+        breakAdjust: UnsafeMutableBufferPointer<Int32>
     ) {
         hb_buffer_clear_contents(buffer)
         bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -42,10 +49,16 @@ enum Shaper {
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, nil) else { return }
+        let isLTR = direction != HB_DIRECTION_RTL
         for i in 0..<Int(count) {
             let cluster = Int(infos[i].cluster)
             clusterAdvance[cluster] &+= positions[i].x_advance
             isClusterStart[cluster] = true
+            let isLastOfCluster = i + 1 == Int(count) || infos[i + 1].cluster != infos[i].cluster
+            if isLTR && isLastOfCluster && positions[i].x_advance != 0 {
+                let nominal = hb_font_get_glyph_h_advance(font.pointer, infos[i].codepoint)
+                breakAdjust[cluster] = nominal - positions[i].x_advance
+            }
         }
     }
 }

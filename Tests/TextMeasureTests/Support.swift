@@ -1,0 +1,83 @@
+import Foundation
+import TextMeasure
+
+/// Paths and shared fixtures for the tests.
+enum Fixtures {
+    /// The package root, found from this file's location.
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// One measurer on the bundled fonts, shared by every test (it is thread-safe).
+    static let measurer: TextMeasurer = {
+        do { return try TextMeasurer() } catch { fatalError("bundled fonts: \(error)") }
+    }()
+
+    /// The multilingual corpus: one text per line, with `\n`, `\r`, `\t`, `\\` and `\uXXXX` escapes.
+    static let corpus: [String] = {
+        let path = root + "/Tests/Corpus/multilingual.txt"
+        guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+            fatalError("cannot read \(path)")
+        }
+        return contents.split(separator: "\n", omittingEmptySubsequences: true).map { unescape(String($0)) }
+    }()
+
+    static func unescape(_ line: String) -> String {
+        var out = String.UnicodeScalarView()
+        var scalars = line.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\\", let next = scalars.next() else {
+                out.append(scalar)
+                continue
+            }
+            switch next {
+            case "n": out.append("\n")
+            case "r": out.append("\r")
+            case "t": out.append("\t")
+            case "u":
+                var hex = ""
+                for _ in 0..<4 { if let h = scalars.next() { hex.unicodeScalars.append(h) } }
+                out.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
+            default: out.append(next)
+            }
+        }
+        return String(out)
+    }
+
+    /// Runs a shell command, returning its standard output and exit status.
+    static func shell(_ command: String, input: String? = nil) throws -> (output: String, status: Int32, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        // Write and read concurrently so that neither pipe fills up.
+        let writer = Thread {
+            if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errorData = LockedData()
+        let errorReader = Thread { errorData.value = stderr.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errorData.value == nil { usleep(1000) }
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus,
+                String(decoding: errorData.value ?? Data(), as: UTF8.self))
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Data?
+    var value: Data? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
