@@ -16,6 +16,7 @@ struct Preparer {
                 var storage = Storage(byteCount: bytes.count)
                 let itemizer = Itemizer(cascade: cascade)
                 var failure: TextMeasureError?
+                guard bytes.count > 0 else { return .success(storage) }   // empty text: no lines
                 Paragraphs.forEach(in: bytes) { start, end in
                     guard failure == nil else { return }
                     do throws(TextMeasureError) {

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import TextMeasure
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Measure JSON Lines from standard input, one result line per input line.",
+        discussion: """
+            Each input line is {"text": String, "width": Number, "size"?: Number, "maxLines"?: Int}; \
+            "size" and "maxLines" override the options. Each output line is \
+            {"lineCount": Int, "height": Number, "truncated": Bool} followed by the input's other fields \
+            (an "id", say), or {"error": "<why>"} for a line that cannot be measured. Output order is \
+            input order; the exit status is 0 whatever the lines held.
+            """)
+
+    @OptionGroup var style: StyleOptions
+
+    func run() throws {
+        let measurer = try style.makeMeasurer()
+        let processor = BatchProcessor(measurer: measurer, style: style.style)
+        var output = ""
+        while let line = readLine(strippingNewline: true) {
+            processor.process(line).write(to: &output)
+            output += "\n"
+            if output.utf8.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(output.utf8))
+                output = ""
+            }
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+}
+
+/// Turns one input line into one output value. Thread-safe (immutable state).
+struct BatchProcessor: Sendable {
+    let measurer: TextMeasurer
+    let style: TextStyle
+    static let knownFields: Set<String> = ["text", "width", "size", "maxLines"]
+
+    func process(_ line: String) -> JSONValue {
+        if line.allSatisfy(\.isWhitespace) { return Self.error("blank line") }
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+        } catch {
+            return Self.error("invalid JSON")
+        }
+        guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
+        let extras = fields.filter { !Self.knownFields.contains($0.0) }
+        let field = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+
+        guard let textValue = field["text"] else { return Self.error("missing field \"text\"", extras) }
+        guard case .string(let text) = textValue else { return Self.error("\"text\" must be a string", extras) }
+        guard let widthValue = field["width"] else { return Self.error("missing field \"width\"", extras) }
+        guard let width = Self.number(widthValue) else { return Self.error("\"width\" must be a number", extras) }
+        guard width.isFinite, width > 0 else { return Self.error("\"width\" must be greater than 0", extras) }
+        var style = self.style
+        if let sizeValue = field["size"] {
+            guard let size = Self.number(sizeValue) else { return Self.error("\"size\" must be a number", extras) }
+            guard size.isFinite, size > 0 else { return Self.error("\"size\" must be greater than 0", extras) }
+            style.size = size
+        }
+        if let maxLinesValue = field["maxLines"] {
+            guard case .int(let maxLines) = maxLinesValue else {
+                return Self.error("\"maxLines\" must be an integer", extras)
+            }
+            guard maxLines >= 0 else { return Self.error("\"maxLines\" must be 0 (unlimited) or more", extras) }
+            style.maxLines = maxLines
+        }
+        do {
+            let result = try measurer.measure(text, style: style, width: width)
+            return .object([("lineCount", .int(result.lineCount)), ("height", .number(result.height)),
+                            ("truncated", .bool(result.isTruncated))] + extras)
+        } catch {
+            return Self.error(error.description, extras)
+        }
+    }
+
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let int): Double(int)
+        case .number(let double): double
+        default: nil
+        }
+    }
+
+    static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> JSONValue {
+        .object([("error", .string(message))] + extras)
+    }
+}

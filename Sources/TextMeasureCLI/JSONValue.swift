@@ -1,0 +1,110 @@
+import Foundation
+
+/// A JSON value that keeps what batch input lines carry, so extra fields can be echoed back, and
+/// serializes compactly with object keys in a stable order.
+enum JSONValue: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    init(from decoder: Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
+            self = .array(values)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            // Key order is not kept by Foundation's decoder; sort for stable output.
+            self = .object(try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+                ($0.stringValue, try object.decode(JSONValue.self, forKey: $0))
+            })
+            return
+        }
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() {
+            self = .null
+        } else if let bool = try? value.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? value.decode(Int.self) {
+            self = .int(int)
+        } else if let double = try? value.decode(Double.self) {
+            self = .number(double)
+        } else {
+            self = .string(try value.decode(String.self))
+        }
+    }
+
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        lhs.serialized == rhs.serialized
+    }
+
+    /// Compact JSON text.
+    var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .number(let value):
+            if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
+                out += String(Int(value))
+            } else if value.isFinite {
+                out += "\(value)"
+            } else {
+                out += "null"
+            }
+        case .string(let value): JSONValue.writeString(value, to: &out)
+        case .array(let values):
+            out += "["
+            for (i, value) in values.enumerated() {
+                if i > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, (key, value)) in fields.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(key, to: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import TextMeasure
+
+struct MeasureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "Measure one text at one width.")
+
+    @OptionGroup var style: StyleOptions
+
+    @Option(help: "The width to wrap at, in pixels.")
+    var width: Double
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    @Argument(help: "The text to measure.")
+    var text: String
+
+    func validate() throws {
+        guard width.isFinite, width > 0 else {
+            throw ValidationError("--width must be a finite number greater than 0 (got \(width))")
+        }
+    }
+
+    func run() throws {
+        let measurer = try style.makeMeasurer()
+        let result: TextMeasurement
+        do {
+            result = try measurer.measure(text, style: style.style, width: width)
+        } catch {
+            throw CLIError(message: error.description)
+        }
+        if json {
+            var fields: [(String, JSONValue)] = [
+                ("height", .number(result.height)),
+                ("lineCount", .int(result.lineCount)),
+                ("truncated", .bool(result.isTruncated)),
+                ("lineHeight", .number(result.lineHeight)),
+                ("widestLine", .number(result.widestLineWidth)),
+                ("validWidths", .array([.number(result.validWidths.lowerBound),
+                                        result.validWidths.upperBound.isFinite ? .number(result.validWidths.upperBound) : .null])),
+            ]
+            fields.append(("lines", .array(result.lines.map { line in
+                .object([("text", .string(String(text[line.range(in: text)]))), ("width", .number(line.width))])
+            })))
+            print(JSONValue.object(fields).serialized)
+        } else {
+            print("height: \(format(result.height)) px")
+            print("lines: \(result.lineCount)\(result.isTruncated ? " (truncated)" : "")")
+            print("line height: \(format(result.lineHeight)) px")
+            let upper = result.validWidths.upperBound.isFinite ? format(result.validWidths.upperBound) : "∞"
+            print("same lines for widths: \(format(result.validWidths.lowerBound)) ..< \(upper) px")
+        }
+    }
+
+    private func format(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

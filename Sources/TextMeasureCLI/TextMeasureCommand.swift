@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct TextMeasureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "textmeasure",
+        abstract: "Measure how tall text will be at a width, without rendering it.",
+        discussion: """
+            Uses the bundled fonts unless --font is given (first = primary, rest = fallbacks in order; \
+            PATH#N picks face N of a .ttc collection). Sizes and widths are pixels.
+            """,
+        subcommands: [MeasureCommand.self, BatchCommand.self]
+    )
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the `textmeasure` executable, run as a separate process.
+@Suite("textmeasure CLI")
+struct CLITests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    }
+
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The built executable sits beside the test bundle.
+    static let executable: URL = {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return products.appendingPathComponent("textmeasure")
+    }()
+
+    func run(_ arguments: [String], input: String = "", environment: [String: String]? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errors = ErrorBox()
+        let reader = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                   stderr: String(decoding: errors.wait(), as: UTF8.self))
+    }
+
+    func json(_ line: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    // MARK: measure
+
+    @Test func measurePrintsHeightAndLineCount() throws {
+        let result = try run(["measure", "--width", "200", "Hello, world! Measuring text without rendering it."])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("height: 46.309 px"))
+        #expect(result.stdout.contains("lines: 2"))
+    }
+
+    @Test func measureJSON() throws {
+        let result = try run(["measure", "--size", "16", "--width", "120", "--max-lines", "2", "--json",
+                              "Hello, world! Measuring text without rendering it."])
+        #expect(result.status == 0)
+        let object = try json(result.stdout)
+        #expect(object["lineCount"] as? Int == 2)
+        #expect(object["truncated"] as? Bool == true)
+        #expect((object["height"] as? Double).map { abs($0 - 2 * 21.792) < 0.01 } == true)
+        #expect((object["lines"] as? [[String: Any]])?.first?["text"] as? String == "Hello, world! ")
+    }
+
+    @Test func measureLineHeightOptions() throws {
+        let fixed = try json(run(["measure", "--width", "50", "--line-height", "20", "--json", "a\nb\nc"]).stdout)
+        #expect(fixed["height"] as? Double == 60)
+        let multiple = try json(run(["measure", "--size", "10", "--width", "50", "--line-height-multiple", "1.5", "--json", "a"]).stdout)
+        #expect(multiple["height"] as? Double == 15)
+        let both = try run(["measure", "--width", "50", "--line-height", "20", "--line-height-multiple", "2", "a"])
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("--line-height"))
+    }
+
+    @Test(arguments: ["0", "-5", "nan", "inf"])
+    func measureRefusesBadWidths(width: String) throws {
+        let result = try run(["measure", "--width=\(width)", "text"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--width must be a finite number greater than 0"))
+    }
+
+    @Test func measureNamesAMissingFont() throws {
+        let result = try run(["measure", "--font", "/no/such/font.ttf", "--width", "100", "x"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("/no/such/font.ttf"))
+    }
+
+    @Test func measureNamesACorruptFont() throws {
+        let path = NSTemporaryDirectory() + "cli-corrupt-\(getpid()).ttf"
+        try Data(repeating: 7, count: 300).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let result = try run(["measure", "--font", Self.root + "/Fonts/NotoSans-Regular.ttf", "--font", path, "--width", "100", "x"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(path))
+        #expect(result.stderr.contains("not a usable font file"))
+    }
+
+    @Test func measureWithOwnFontsAndCollectionIndex() throws {
+        let font = Self.root + "/Fonts/NotoSans-Regular.ttf"
+        let ok = try run(["measure", "--font", "\(font)#0", "--width", "100", "--json", "Hello"])
+        #expect(ok.status == 0)
+        #expect(try json(ok.stdout)["lineCount"] as? Int == 1)
+        let bad = try run(["measure", "--font", "\(font)#4", "--width", "100", "Hello"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("index 4 is out of range"))
+    }
+
+    @Test func bundledFontsAreFoundFromAnotherWorkingDirectory() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["measure", "--width", "100", "日本語 😀"]
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("lines: 1"))
+    }
+
+    // MARK: batch
+
+    @Test func batchAnswersEveryLineInOrder() throws {
+        let input = """
+            {"text":"Hello world","width":50,"id":7}
+            {"text":"Hello world","width":500,"id":"b","meta":{"k":[1,true,null]}}
+            {"text":"a b c d e f","width":10,"maxLines":2,"size":20}
+            {"text":"","width":100}
+
+            """
+        let result = try run(["batch", "--size", "16"], input: input)
+        #expect(result.status == 0)
+        let lines = try result.lines.map(json)
+        try #require(lines.count == 4)
+        #expect(lines[0]["lineCount"] as? Int == 2)
+        #expect(lines[0]["id"] as? Int == 7)
+        #expect(lines[1]["lineCount"] as? Int == 1)
+        #expect(lines[1]["id"] as? String == "b")
+        #expect((lines[1]["meta"] as? [String: Any])?["k"] != nil)
+        #expect(lines[2]["lineCount"] as? Int == 2)
+        #expect(lines[2]["truncated"] as? Bool == true)
+        #expect(lines[3]["lineCount"] as? Int == 0)
+        #expect(lines[3]["height"] as? Double == 0)
+    }
+
+    @Test func batchReportsBadLinesAndGoesOn() throws {
+        let cases: [(String, String)] = [
+            ("", "blank line"),
+            ("   ", "blank line"),
+            ("not json", "invalid JSON"),
+            ("{\"text\":\"a\"", "invalid JSON"),
+            ("[1,2]", "must be a JSON object"),
+            ("\"text\"", "must be a JSON object"),
+            ("{\"width\":10}", "missing field \\\"text\\\""),
+            ("{\"text\":\"a\"}", "missing field \\\"width\\\""),
+            ("{\"text\":5,\"width\":10}", "\\\"text\\\" must be a string"),
+            ("{\"text\":\"a\",\"width\":\"10\"}", "\\\"width\\\" must be a number"),
+            ("{\"text\":\"a\",\"width\":0}", "\\\"width\\\" must be greater than 0"),
+            ("{\"text\":\"a\",\"width\":-3}", "\\\"width\\\" must be greater than 0"),
+            ("{\"text\":\"a\",\"width\":1e999}", "invalid JSON"),
+            ("{\"text\":\"a\",\"width\":10,\"size\":0}", "\\\"size\\\" must be greater than 0"),
+            ("{\"text\":\"a\",\"width\":10,\"size\":\"big\"}", "\\\"size\\\" must be a number"),
+            ("{\"text\":\"a\",\"width\":10,\"maxLines\":1.5}", "\\\"maxLines\\\" must be an integer"),
+            ("{\"text\":\"a\",\"width\":10,\"maxLines\":-1}", "\\\"maxLines\\\" must be 0 (unlimited) or more"),
+        ]
+        let good = "{\"text\":\"ok\",\"width\":100,\"id\":1}"
+        let input = cases.map { $0.0 + "\n" + good }.joined(separator: "\n") + "\n"
+        let result = try run(["batch"], input: input)
+        #expect(result.status == 0)
+        let lines = result.lines
+        try #require(lines.count == cases.count * 2)
+        for (index, (line, message)) in cases.enumerated() {
+            #expect(lines[2 * index].contains("\"error\":"), "no error for \(line)")
+            #expect(lines[2 * index].contains(message), "\(lines[2 * index]) should say \(message) for \(line)")
+            #expect(lines[2 * index + 1] == "{\"lineCount\":1,\"height\":23.154296875,\"truncated\":false,\"id\":1}")
+        }
+    }
+
+    @Test func batchEchoesIdsOnErrors() throws {
+        let result = try run(["batch"], input: "{\"id\":42,\"text\":\"a\",\"width\":-1}\n")
+        #expect(try json(result.lines[0])["id"] as? Int == 42)
+    }
+
+    @Test func batchWithoutTrailingNewlineAndEmptyInput() throws {
+        #expect(try run(["batch"], input: "{\"text\":\"a\",\"width\":9}").lines.count == 1)
+        let empty = try run(["batch"], input: "")
+        #expect(empty.status == 0)
+        #expect(empty.stdout.isEmpty)
+    }
+
+    @Test func batchNamesAMissingFont() throws {
+        let result = try run(["batch", "--font", "/missing.otf"], input: "{\"text\":\"a\",\"width\":9}\n")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("/missing.otf"))
+    }
+}
+
+final class ErrorBox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func set(_ value: Data) {
+        condition.lock()
+        data = value
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data!
+    }
+}

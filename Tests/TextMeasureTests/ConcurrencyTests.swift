@@ -1,0 +1,36 @@
+import Testing
+@testable import TextMeasure
+
+@Suite("Thread safety")
+struct ConcurrencyTests {
+    /// Many tasks measure the corpus at once through one shared measurer; every result equals the
+    /// serial one. Run under `swift test --sanitize=thread` to check for races.
+    @Test func concurrentMeasurementsMatchSerialOnes() async throws {
+        let measurer = Fixtures.measurer
+        let texts = Array(Fixtures.corpus.prefix(80))
+        let style = TextStyle(size: 15)
+        let serial = try texts.map { try measurer.measure($0, style: style, width: 140) }
+        let parallel = try await withThrowingTaskGroup(of: (Int, TextMeasurement).self) { group in
+            for round in 0..<4 {
+                for (index, text) in texts.enumerated() {
+                    group.addTask { (index, try measurer.measure(text, style: style, width: 140 + Double(round) * 0)) }
+                }
+            }
+            var results: [(Int, TextMeasurement)] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(parallel.count == texts.count * 4)
+        for (index, result) in parallel { #expect(result == serial[index]) }
+    }
+
+    @Test func fontsLoadedConcurrentlyAreOneInstance() async throws {
+        let fonts = try await withThrowingTaskGroup(of: Font.self) { group in
+            for _ in 0..<16 { group.addTask { try TextMeasurer().cascade.primary } }
+            var fonts: [Font] = []
+            for try await font in group { fonts.append(font) }
+            return fonts
+        }
+        #expect(fonts.allSatisfy { $0 === fonts[0] })
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import TextMeasure
+
+@Suite("Fonts")
+struct FontTests {
+    @Test func bundledCascadeLoadsInOrder() throws {
+        let cascade = try FontCascade.bundled()
+        #expect(cascade.fonts.count == BundledFonts.fileNames.count)
+        #expect(cascade.primary.familyName == "Noto Sans")
+        #expect(cascade.fonts.last?.isColor == true)
+        #expect(cascade.fonts.dropLast().allSatisfy { !$0.isColor })
+    }
+
+    @Test func fontsAreLoadedOnceAndShared() throws {
+        let a = try TextMeasurer()
+        let b = try TextMeasurer()
+        #expect(a.cascade.primary === b.cascade.primary)
+    }
+
+    @Test func bundledFontsAreFoundFromTheEnvironmentOverride() throws {
+        // The search path starts with $TEXTMEASURE_FONTS, then the executable's folders, then the
+        // package's own Fonts/ located at build time.
+        let path = BundledFonts.searchPath()
+        #expect(path.contains(Fixtures.root + "/Fonts"))
+        #expect(try BundledFonts.files().first?.path.hasSuffix("/NotoSans-Regular.ttf") == true)
+    }
+
+    @Test func missingFileIsNamed() {
+        #expect(throws: FontError.fileNotFound(path: "/no/such/font.ttf")) {
+            try TextMeasurer(fontFiles: ["/no/such/font.ttf"])
+        }
+    }
+
+    @Test func corruptFileIsNamed() throws {
+        let path = NSTemporaryDirectory() + "corrupt-\(getpid()).ttf"
+        try Data("this is not a font".utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        do {
+            _ = try TextMeasurer(fontFiles: [path])
+            Issue.record("a corrupt font was accepted")
+        } catch {
+            guard case .corrupt(let named, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(named == path)
+            #expect(error.description.contains(path))
+        }
+    }
+
+    @Test func directoryIsUnreadable() {
+        #expect {
+            try TextMeasurer(fontFiles: [NSTemporaryDirectory()])
+        } throws: { error in
+            guard case FontError.unreadable(let path, _) = error else { return false }
+            return path == NSTemporaryDirectory()
+        }
+    }
+
+    @Test func faceIndexOutOfRange() {
+        let path = Fixtures.root + "/Fonts/NotoSans-Regular.ttf"
+        #expect(throws: FontError.faceIndexOutOfRange(path: path, index: 3, faceCount: 1)) {
+            try TextMeasurer(fonts: [FontFile(path: path, faceIndex: 3)])
+        }
+    }
+
+    @Test func emptyCascadeIsRefused() {
+        #expect(throws: FontError.emptyCascade) { try TextMeasurer(fontFiles: []) }
+    }
+
+    @Test func customCascadeIsUsed() throws {
+        let latinOnly = try TextMeasurer(fontFiles: [Fixtures.root + "/Fonts/NotoSans-Regular.ttf"])
+        let style = TextStyle(size: 16)
+        let latin = try latinOnly.measure("Hello", style: style, width: 1000)
+        let bundled = try Fixtures.measurer.measure("Hello", style: style, width: 1000)
+        #expect(latin.widestLineWidth == bundled.widestLineWidth)
+        // Without a CJK font, ideographs fall to .notdef, which has another width.
+        let han = try latinOnly.measure("中文", style: style, width: 1000)
+        let hanBundled = try Fixtures.measurer.measure("中文", style: style, width: 1000)
+        #expect(han.widestLineWidth != hanBundled.widestLineWidth)
+        #expect(hanBundled.widestLineWidth == 32)   // Droid Sans Fallback ideographs are 1 em wide
+    }
+}

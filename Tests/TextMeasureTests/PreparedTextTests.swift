@@ -1,0 +1,65 @@
+import Testing
+@testable import TextMeasure
+
+@Suite("Prepared text and valid widths")
+struct PreparedTextTests {
+    let measurer = Fixtures.measurer
+    static let widths: [Double] = [9, 30, 64, 120, 200, 333, 1000]
+
+    @Test func layoutOfAPreparedTextEqualsMeasuringFromScratch() throws {
+        for text in Fixtures.corpus.prefix(60) {
+            let prepared = try measurer.prepare(text, style: TextStyle(size: 15))
+            for width in Self.widths {
+                #expect(try prepared.layout(width: width) == measurer.measure(text, style: TextStyle(size: 15), width: width))
+            }
+        }
+    }
+
+    /// The valid range is exact: inside it the lines are the same; just outside, they change.
+    @Test(arguments: [11.0, 17, 24])
+    func validWidthsHoldAndAreTight(size: Double) throws {
+        for text in Fixtures.corpus {
+            let prepared = try measurer.prepare(text, style: TextStyle(size: size))
+            for width in Self.widths {
+                let result = try prepared.layout(width: width)
+                let range = result.validWidths
+                #expect(range.contains(width), "\(width) outside its own range \(range) for \(text)")
+                var inside = [range.lowerBound, (range.lowerBound + width) / 2, width]
+                if range.upperBound.isFinite {
+                    inside += [range.upperBound.nextDown, (width + range.upperBound) / 2]
+                }
+                for probe in inside where probe > 0 {
+                    #expect(try prepared.layout(width: probe).lines == result.lines, "lines changed at \(probe) in \(range) for \(text)")
+                }
+                if range.upperBound.isFinite {
+                    #expect(try prepared.layout(width: range.upperBound + 0.001).lines != result.lines,
+                            "upper bound \(range.upperBound) not tight for \(text) at \(width)")
+                }
+                if range.lowerBound > 0.001 {
+                    #expect(try prepared.layout(width: range.lowerBound - 0.001).lines != result.lines,
+                            "lower bound \(range.lowerBound) not tight for \(text) at \(width)")
+                }
+            }
+        }
+    }
+
+    @Test func lineCountNeverGrowsWithWidth() throws {
+        for text in Fixtures.corpus {
+            let prepared = try measurer.prepare(text, style: TextStyle(size: 13))
+            var previous = Int.max
+            for width in stride(from: 4.0, through: 600, by: 7.5) {
+                let count = try prepared.layout(width: width).lineCount
+                #expect(count <= previous, "\(count) lines at \(width) after \(previous) for \(text)")
+                previous = count
+            }
+        }
+    }
+
+    @Test func maxLinesRangeStillHolds() throws {
+        let text = Fixtures.corpus.first { $0.count > 150 }!
+        let prepared = try measurer.prepare(text, style: TextStyle(size: 15, maxLines: 2))
+        let result = try prepared.layout(width: 150)
+        #expect(result.isTruncated)
+        #expect(try prepared.layout(width: result.validWidths.upperBound.nextDown).lines == result.lines)
+    }
+}
