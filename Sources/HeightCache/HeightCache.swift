@@ -1,1 +1,351 @@
-public enum HeightCacheModule {}
+import Dispatch
+import Synchronization
+import TextMeasure
+
+/// Row heights for a virtualized list, keyed by width and then by model: exact heights measured once,
+/// honest estimates for rows not yet measured.
+///
+/// ```swift
+/// let cache = try HeightCache(layout: messageRow, measurer: TextMeasurer())
+/// cache.height(for: message, width: 390)            // measures on a miss, then cached
+/// cache.estimatedHeight(for: message, width: 390)   // never measures
+/// ```
+///
+/// **Widths.** A height measured at one width is reused at another only where its measurement says it
+/// holds (``RowMeasurement/validWidths``); otherwise the row is measured again. Widths are compared in
+/// 1/1024 px. The cache keeps the entries of the last ``retainedWidths`` widths used and drops the rest
+/// together, so portrait → landscape → portrait finds portrait's heights still there.
+///
+/// **Keys.** Models are compared with `==`: two models with equal hash values but different contents
+/// never share a height.
+///
+/// **Memory.** At most ``capacity`` entries, least recently used evicted first. An entry costs about
+/// 140 bytes plus the model's own size (measured: see the README's performance section).
+///
+/// **Thread safety.** Any number of threads or tasks may call any method at once. State is guarded by
+/// one mutex that is never held while measuring; two callers missing the same key at once share one
+/// measurement (the second waits for the first).
+public final class HeightCache<Model: Hashable & Sendable>: Sendable {
+    /// Counters since the cache was created.
+    public struct Statistics: Hashable, Sendable {
+        /// Answers from an entry at the same width.
+        public var hits = 0
+        /// Answers from an entry measured at another width that holds at this one.
+        public var rangeHits = 0
+        /// Measurements made.
+        public var misses = 0
+        /// Callers that waited for another caller's measurement of the same key instead of measuring.
+        public var coalesced = 0
+        /// Entries dropped for capacity or because their width was no longer retained.
+        public var evictions = 0
+        /// Entries held now.
+        public var entries = 0
+        /// Widths held now.
+        public var widths = 0
+        /// Estimates answered by an estimate (no exact height was known).
+        public var estimates = 0
+    }
+
+    struct Key: Hashable, Sendable {
+        var width: Int
+        var model: Model
+    }
+
+    /// What a measuring closure returns: the measurement and, for row layouts, its text height (which
+    /// the estimate learns from).
+    struct Measured: Sendable {
+        var measurement: RowMeasurement
+        var textHeight: Double?
+    }
+
+    /// What an estimating closure returns; `textHeight` is the unscaled expected text height.
+    struct Estimated: Sendable {
+        var estimate: HeightEstimate
+        var textHeight: Double?
+    }
+
+    private enum Lookup {
+        case found(RowMeasurement)
+        case wait(Pending)
+        case measure(Pending)
+    }
+
+    /// A measurement under way; callers wanting the same key wait for it.
+    final class Pending: @unchecked Sendable {
+        // `result` is written before `done` is signalled and read only after waiting on it.
+        let done = DispatchSemaphore(value: 0)
+        var waiters = 0
+        var result: RowMeasurement?
+        var isStale = false
+    }
+
+    struct State {
+        var entries: LRUDictionary<Key, RowMeasurement>
+        var modelsByWidth: [Int: Set<Model>] = [:]
+        var widths: LRUDictionary<Int, Void>
+        var pending: [Key: Pending] = [:]
+        var statistics = Statistics()
+        /// Sum and count of measured heights per width, for the default estimate.
+        var measuredByWidth: [Int: (sum: Double, count: Int)] = [:]
+        var tallestByWidth: [Int: Double] = [:]
+        /// Measured text height over estimated text height, summed over measured rows.
+        var measuredText = 0.0
+        var estimatedText = 0.0
+    }
+
+    /// Most entries kept.
+    public let capacity: Int
+    /// How many recent widths keep their entries.
+    public let retainedWidths: Int
+    /// Used when nothing better is known (UIKit's default row height).
+    public let fallbackEstimate: Double
+
+    private let measure: @Sendable (Model, Double) -> Measured
+    /// Arguments: model, width, the learned scale for the expected text height.
+    private let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
+    private let state: Mutex<State>
+
+    private init(
+        capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
+        measuring: @escaping @Sendable (Model, Double) -> Measured,
+        estimating: (@Sendable (Model, Double, Double) -> Estimated)?
+    ) {
+        precondition(capacity > 0, "HeightCache capacity must be at least 1")
+        precondition(retainedWidths > 0, "HeightCache must retain at least one width")
+        self.capacity = capacity
+        self.retainedWidths = retainedWidths
+        self.fallbackEstimate = fallbackEstimate
+        self.measure = measuring
+        self.estimator = estimating
+        state = Mutex(State(entries: LRUDictionary(capacity: capacity), widths: LRUDictionary(capacity: retainedWidths)))
+    }
+
+    /// A cache around a closure that measures a model at a width. Its heights hold only at the width
+    /// measured. Estimates average the heights measured so far at that width (``fallbackEstimate``
+    /// before any), unless `estimate` is given.
+    public convenience init(
+        capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
+        measure: @escaping @Sendable (Model, Double) -> Double,
+        estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
+    ) {
+        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
+                  measuring: { model, width in Measured(measurement: RowMeasurement(height: measure(model, width), width: width)) },
+                  estimating: Self.estimating(estimate))
+    }
+
+    /// A cache around a closure that returns a measurement with the widths over which it holds, so a
+    /// width change inside that range costs nothing.
+    public convenience init(
+        capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
+        measurement: @escaping @Sendable (Model, Double) -> RowMeasurement,
+        estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
+    ) {
+        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
+                  measuring: { model, width in Measured(measurement: measurement(model, width)) },
+                  estimating: Self.estimating(estimate))
+    }
+
+    /// A cache measuring rows described by `layout`, with content-aware estimates that learn from the
+    /// rows measured. Prepared texts are kept (up to `preparedTexts`) so that a width change re-lays
+    /// text out without reshaping it. Throws if a text style in the layout is invalid.
+    public convenience init(
+        layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
+        preparedTexts: Int = 2_000
+    ) throws(TextMeasureError) {
+        try layout.validate(with: measurer)
+        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
+        self.init(
+            capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: 44,
+            measuring: { model, width in
+                // Styles were validated and the width checked by the caller: this cannot fail.
+                guard let result = try? layout.measureWithTextHeight(model, width: width, texts: texts) else {
+                    preconditionFailure("row layout failed to measure at width \(width)")
+                }
+                return Measured(measurement: result.measurement, textHeight: result.textHeight)
+            },
+            estimating: { model, width, scale in
+                let result = layout.estimateWithTextHeight(model, width: width, measurer: measurer, textScale: scale)
+                return Estimated(estimate: result.estimate, textHeight: result.textHeight)
+            })
+    }
+
+    private static func estimating(_ estimate: (@Sendable (Model, Double) -> HeightEstimate)?)
+        -> (@Sendable (Model, Double, Double) -> Estimated)? {
+        guard let estimate else { return nil }
+        return { model, width, _ in Estimated(estimate: estimate(model, width)) }
+    }
+
+    // MARK: Heights
+
+    /// The exact height of `model`'s row at `width`: from the cache, or measured now and cached.
+    ///
+    /// `width` must be a finite number greater than 0 (a precondition, like an array index).
+    public func height(for model: Model, width: Double) -> Double {
+        measurement(for: model, width: width).height
+    }
+
+    /// The full measurement of `model`'s row at `width`, cached like ``height(for:width:)``.
+    public func measurement(for model: Model, width: Double) -> RowMeasurement {
+        precondition(width.isFinite && width > 0, "HeightCache: width must be a finite number greater than 0, got \(width)")
+        let key = Key(width: Self.widthKey(width), model: model)
+        let lookup = state.withLock { state -> Lookup in
+            if let found = Self.cached(key, width: width, in: &state) { return .found(found) }
+            if let pending = state.pending[key] {
+                pending.waiters += 1
+                state.statistics.coalesced += 1
+                return .wait(pending)
+            }
+            let pending = Pending()
+            state.pending[key] = pending
+            state.statistics.misses += 1
+            return .measure(pending)
+        }
+        switch lookup {
+        case .found(let measurement):
+            return measurement
+        case .wait(let pending):
+            pending.done.wait()
+            return pending.result!
+        case .measure(let pending):
+            let measured = measure(model, width)
+            let result = measured.measurement
+            let textHeight = measured.textHeight
+            // For learning: what the estimate would have said for this row's text.
+            let raw = textHeight == nil ? nil : estimator?(model, width, 1).textHeight
+            let waiters = state.withLock { state -> Int in
+                state.pending[key] = nil
+                pending.result = result
+                if !pending.isStale { store(result, for: key, in: &state) }
+                var stats = state.measuredByWidth[key.width] ?? (0, 0)
+                stats.sum += result.height
+                stats.count += 1
+                state.measuredByWidth[key.width] = stats
+                state.tallestByWidth[key.width] = max(state.tallestByWidth[key.width] ?? 0, result.height)
+                if let textHeight, let raw, raw > 0 {
+                    state.measuredText += textHeight
+                    state.estimatedText += raw
+                }
+                return pending.waiters
+            }
+            for _ in 0..<waiters { pending.done.signal() }
+            return result
+        }
+    }
+
+    /// The cached height at `width` (or one valid there), without measuring or estimating.
+    public func cachedHeight(for model: Model, width: Double) -> Double? {
+        guard width.isFinite, width > 0 else { return nil }
+        let key = Key(width: Self.widthKey(width), model: model)
+        return state.withLock { Self.cached(key, width: width, in: &$0)?.height }
+    }
+
+    /// A height for `model` at `width` that never measures: the exact height if one is cached (or holds
+    /// at this width), else an estimate.
+    ///
+    /// With a row layout the estimate comes from the texts' lengths and their scripts' typical
+    /// advances, corrected by how measured rows compared with their estimates. `conservative: true`
+    /// returns a height the row never exceeds (an upper bound from greedy line filling; see
+    /// ``TextMeasurer/estimate(_:style:width:)``), for callers that must not clip. Without a layout or
+    /// an estimate closure, the estimate is the mean (conservative: the tallest) height measured at
+    /// this width, or ``fallbackEstimate``.
+    public func estimatedHeight(for model: Model, width: Double, conservative: Bool = false) -> Double {
+        guard width.isFinite, width > 0 else { return conservative ? .infinity : fallbackEstimate }
+        let key = Key(width: Self.widthKey(width), model: model)
+        let known = state.withLock { state -> (cached: Double?, scale: Double, mean: Double?, tallest: Double?) in
+            if let cached = Self.cached(key, width: width, in: &state) { return (cached.height, 1, nil, nil) }
+            state.statistics.estimates += 1
+            let scale = state.estimatedText > 0 ? state.measuredText / state.estimatedText : 1
+            let measured = state.measuredByWidth[key.width]
+            return (nil, scale, measured.map { $0.sum / Double($0.count) }, state.tallestByWidth[key.width])
+        }
+        if let cached = known.cached { return cached }
+        if let estimator {
+            let estimate = estimator(model, width, known.scale).estimate
+            return conservative ? estimate.maximum : estimate.expected
+        }
+        return (conservative ? known.tallest : known.mean) ?? fallbackEstimate
+    }
+
+    // MARK: Invalidation
+
+    /// Forgets every height of `model` (its content changed); a measurement under way is not stored.
+    public func invalidate(_ model: Model) {
+        state.withLock { state in
+            for width in Array(state.modelsByWidth.keys) where state.modelsByWidth[width]?.contains(model) == true {
+                state.entries.removeValue(for: Key(width: width, model: model))
+                state.modelsByWidth[width]?.remove(model)
+            }
+            for (key, pending) in state.pending where key.model == model { pending.isStale = true }
+        }
+    }
+
+    /// Forgets every height (the fonts or the layout changed). Learned estimate corrections are kept.
+    public func removeAll() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.modelsByWidth.removeAll()
+            state.widths.removeAll()
+            for pending in state.pending.values { pending.isStale = true }
+        }
+    }
+
+    public var statistics: Statistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.entries = state.entries.count
+            statistics.widths = state.widths.count
+            return statistics
+        }
+    }
+
+    // MARK: Internals
+
+    /// Widths are keyed in 1/1024 px, the text engine's unit.
+    static func widthKey(_ width: Double) -> Int {
+        Int((width * 1024).rounded())
+    }
+
+    /// An entry at this width, or at a retained width whose measurement holds here (copied to this
+    /// width). Marks the width as in use.
+    private static func cached(_ key: Key, width: Double, in state: inout State) -> RowMeasurement? {
+        touch(width: key.width, in: &state)
+        if let found = state.entries.value(for: key) {
+            state.statistics.hits += 1
+            return found
+        }
+        for other in state.widths.keysByRecency where other != key.width {
+            if let found = state.entries.peek(Key(width: other, model: key.model)), found.validWidths.contains(width) {
+                state.statistics.rangeHits += 1
+                insert(found, for: key, in: &state)
+                return found
+            }
+        }
+        return nil
+    }
+
+    private func store(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
+        Self.touch(width: key.width, in: &state)
+        Self.insert(measurement, for: key, in: &state)
+    }
+
+    private static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
+        for evicted in state.entries.set(measurement, for: key) {
+            state.modelsByWidth[evicted.key.width]?.remove(evicted.key.model)
+            state.statistics.evictions += 1
+        }
+        state.modelsByWidth[key.width, default: []].insert(key.model)
+    }
+
+    /// Marks `width` as most recently used; the width that falls out of the retained set takes its
+    /// entries with it.
+    private static func touch(width: Int, in state: inout State) {
+        for dropped in state.widths.set((), for: width) {
+            for model in state.modelsByWidth.removeValue(forKey: dropped.key) ?? [] {
+                state.entries.removeValue(for: Key(width: dropped.key, model: model))
+                state.statistics.evictions += 1
+            }
+            state.measuredByWidth[dropped.key] = nil
+            state.tallestByWidth[dropped.key] = nil
+        }
+    }
+}

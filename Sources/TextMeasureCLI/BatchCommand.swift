@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeightCache
 import TextMeasure
 
 struct BatchCommand: ParsableCommand {
@@ -16,6 +17,9 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var style: StyleOptions
 
+    @Flag(help: "Print cache statistics to standard error at the end.")
+    var stats = false
+
     func run() throws {
         let measurer = try style.makeMeasurer()
         let processor = BatchProcessor(measurer: measurer, style: style.style)
@@ -29,14 +33,49 @@ struct BatchCommand: ParsableCommand {
             }
         }
         FileHandle.standardOutput.write(Data(output.utf8))
+        if stats {
+            let s = processor.cache.statistics
+            let t = processor.texts.statistics
+            FileHandle.standardError.write(Data("""
+                heights: \(s.hits) hits, \(s.rangeHits) range hits, \(s.misses) measured, \(s.entries) held
+                prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
+
+                """.utf8))
+        }
     }
 }
 
-/// Turns one input line into one output value. Thread-safe (immutable state).
+/// Turns one input line into one output value. Thread-safe: its caches are.
+///
+/// Items go through a ``HeightCache`` keyed by (text, style) and width: an identical item is answered
+/// from the cache, and the same text and style at another width is laid out again from its prepared
+/// text (a ``PreparedTextCache``), or answered outright when the width is inside the valid range.
 struct BatchProcessor: Sendable {
+    struct Item: Hashable, Sendable {
+        var text: String
+        var style: TextStyle
+    }
+
     let measurer: TextMeasurer
     let style: TextStyle
+    let cache: HeightCache<Item>
+    let texts: PreparedTextCache
     static let knownFields: Set<String> = ["text", "width", "size", "maxLines"]
+
+    init(measurer: TextMeasurer, style: TextStyle, cachedItems: Int = 100_000, preparedTexts: Int = 10_000) {
+        self.measurer = measurer
+        self.style = style
+        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
+        self.texts = texts
+        cache = HeightCache(capacity: cachedItems, retainedWidths: 64, measurement: { item, width in
+            // `process` validated the style and width, so laying out cannot fail.
+            guard let m = try? texts.measure(item.text, style: item.style, width: width) else {
+                preconditionFailure("batch item failed to measure after validation")
+            }
+            return RowMeasurement(height: m.height, validWidths: m.validWidths, lineCount: m.lineCount,
+                                  isTruncated: m.isTruncated)
+        })
+    }
 
     func process(_ line: String) -> JSONValue {
         if line.allSatisfy(\.isWhitespace) { return Self.error("blank line") }
@@ -69,12 +108,13 @@ struct BatchProcessor: Sendable {
             style.maxLines = maxLines
         }
         do {
-            let result = try measurer.measure(text, style: style, width: width)
-            return .object([("lineCount", .int(result.lineCount)), ("height", .number(result.height)),
-                            ("truncated", .bool(result.isTruncated))] + extras)
+            _ = try measurer.lineHeight(for: style)   // the checks `TextStyle` itself makes (size range, ...)
         } catch {
             return Self.error(error.description, extras)
         }
+        let result = cache.measurement(for: Item(text: text, style: style), width: width)
+        return .object([("lineCount", .int(result.lineCount)), ("height", .number(result.height)),
+                        ("truncated", .bool(result.isTruncated))] + extras)
     }
 
     static func number(_ value: JSONValue) -> Double? {

@@ -187,6 +187,17 @@ struct CLITests {
         }
     }
 
+    @Test func batchReusesPreparedTextsAndCachedHeights() throws {
+        let item = "{\"text\":\"The same message, measured again and again\",\"width\":WIDTH}"
+        let widths = [120, 120, 240, 120, 241, 480]
+        let input = widths.map { item.replacingOccurrences(of: "WIDTH", with: String($0)) }.joined(separator: "\n") + "\n"
+        let result = try run(["batch", "--stats"], input: input)
+        #expect(result.lines.count == widths.count)
+        #expect(result.lines[0] == result.lines[1])
+        #expect(result.stderr.contains("prepared texts: 2 reused, 1 shaped"), "\(result.stderr)")
+        #expect(result.stderr.contains("heights: 2 hits, 1 range hits, 3 measured"), "\(result.stderr)")
+    }
+
     @Test func batchEchoesIdsOnErrors() throws {
         let result = try run(["batch"], input: "{\"id\":42,\"text\":\"a\",\"width\":-1}\n")
         #expect(try json(result.lines[0])["id"] as? Int == 42)

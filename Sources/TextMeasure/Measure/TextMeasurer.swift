@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Measures how tall text will be at a width, without rendering it.
 ///
 /// ```swift
@@ -16,6 +18,7 @@ public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
     private let preparer: Preparer
+    private let profile = Mutex<AdvanceProfile?>(nil)
 
     /// A measurer using the bundled fonts (see ``BundledFonts``).
     public convenience init() throws(FontError) {
@@ -55,5 +58,16 @@ public final class TextMeasurer: Sendable {
     public func lineHeight(for style: TextStyle) throws(TextMeasureError) -> Double {
         try style.validate()
         return Preparer.lineHeight(style, primary: cascade.primary.hbFont(scale: style.scale))
+    }
+
+    /// Typical and widest advances per script for this cascade, built on first use.
+    var advanceProfile: AdvanceProfile {
+        if let profile = profile.withLock({ $0 }) { return profile }
+        let built = AdvanceProfile(measurer: self)   // outside the lock: it measures
+        return profile.withLock { stored in
+            if let stored { return stored }
+            stored = built
+            return built
+        }
     }
 }

@@ -64,7 +64,7 @@ public enum TextMeasureError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .invalidWidth(let width): return "invalid width \(width): must be a finite number greater than 0"
-        case .invalidSize(let size): return "invalid size \(size): must be a finite number greater than 0"
+        case .invalidSize(let size): return "invalid size \(size): must be a finite number greater than 0 and at most 100000"
         case .invalidMaxLines(let value): return "invalid maxLines \(value): must be 0 (unlimited) or more"
         case .invalidLineHeight(let value): return "invalid line height \(value): must be a finite number, 0 or more"
         case .unicodeAnalysisFailed(let code): return "ICU could not analyze the text (error \(code))"

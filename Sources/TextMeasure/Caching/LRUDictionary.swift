@@ -1,0 +1,120 @@
+/// A dictionary with a capacity that evicts its least recently used entry: O(1) look-up, insertion,
+/// promotion and eviction (a slab of nodes linked into a recency list, indexed by a hash table).
+///
+/// Not thread-safe by itself: the caches that use it guard it with a mutex.
+package struct LRUDictionary<Key: Hashable, Value> {
+    private struct Node {
+        var key: Key
+        var value: Value
+        var newer: Int
+        var older: Int
+    }
+
+    private var nodes: [Node] = []
+    private var free: [Int] = []
+    private var index: [Key: Int] = [:]
+    private var newest = -1
+    private var oldest = -1
+
+    /// The most entries kept; inserting beyond it evicts the least recently used.
+    package var capacity: Int {
+        didSet { while count > capacity { _ = removeOldest() } }
+    }
+
+    package init(capacity: Int) {
+        precondition(capacity > 0, "an LRU dictionary needs a capacity of at least 1")
+        self.capacity = capacity
+    }
+
+    package var count: Int { index.count }
+
+    /// The value for `key`, marking it most recently used.
+    package mutating func value(for key: Key) -> Value? {
+        guard let slot = index[key] else { return nil }
+        promote(slot)
+        return nodes[slot].value
+    }
+
+    /// The value for `key` without changing its recency.
+    package func peek(_ key: Key) -> Value? {
+        index[key].map { nodes[$0].value }
+    }
+
+    /// Stores `value` for `key` as the most recently used entry; returns the entries evicted to make room.
+    @discardableResult
+    package mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
+        if let slot = index[key] {
+            nodes[slot].value = value
+            promote(slot)
+            return []
+        }
+        var evicted: [(key: Key, value: Value)] = []
+        while count >= capacity, let old = removeOldest() { evicted.append(old) }
+        let node = Node(key: key, value: value, newer: -1, older: newest)
+        let slot: Int
+        if let reused = free.popLast() {
+            nodes[reused] = node
+            slot = reused
+        } else {
+            nodes.append(node)
+            slot = nodes.count - 1
+        }
+        if newest >= 0 { nodes[newest].newer = slot }
+        newest = slot
+        if oldest < 0 { oldest = slot }
+        index[key] = slot
+        return evicted
+    }
+
+    /// Removes the entry for `key`, returning its value.
+    @discardableResult
+    package mutating func removeValue(for key: Key) -> Value? {
+        guard let slot = index.removeValue(forKey: key) else { return nil }
+        unlink(slot)
+        free.append(slot)
+        return nodes[slot].value
+    }
+
+    /// Removes and returns the least recently used entry.
+    package mutating func removeOldest() -> (key: Key, value: Value)? {
+        guard oldest >= 0 else { return nil }
+        let node = nodes[oldest]
+        removeValue(for: node.key)
+        return (node.key, node.value)
+    }
+
+    package mutating func removeAll() {
+        nodes.removeAll()
+        free.removeAll()
+        index.removeAll()
+        newest = -1
+        oldest = -1
+    }
+
+    /// Keys from most to least recently used.
+    package var keysByRecency: [Key] {
+        var keys: [Key] = []
+        var slot = newest
+        while slot >= 0 {
+            keys.append(nodes[slot].key)
+            slot = nodes[slot].older
+        }
+        return keys
+    }
+
+    private mutating func promote(_ slot: Int) {
+        guard slot != newest else { return }
+        unlink(slot)
+        nodes[slot].older = newest
+        nodes[slot].newer = -1
+        if newest >= 0 { nodes[newest].newer = slot }
+        newest = slot
+        if oldest < 0 { oldest = slot }
+    }
+
+    private mutating func unlink(_ slot: Int) {
+        let node = nodes[slot]
+        if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
+        if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldest = node.newer }
+    }
+}

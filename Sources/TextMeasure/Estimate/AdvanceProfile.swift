@@ -1,0 +1,191 @@
+import CFreeType
+import CUnicodeBreak
+
+/// Script classes with their own typical advance: what an estimate needs to tell a Latin line from a
+/// Chinese one without shaping.
+enum ScriptClass: Int, CaseIterable {
+    case latin, greek, cyrillic, arabic, hebrew, thai, devanagari, cjk, hangul, emoji, space, mark, other
+
+    /// The class of a scalar, by block.
+    @inline(__always)
+    static func of(_ scalar: UInt32) -> ScriptClass {
+        switch scalar {
+        case 0x20, 0xA0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return .space
+        case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
+             0x0E31, 0x0E34...0x0E3A, 0x0E47...0x0E4E, 0x0900...0x0903, 0x093A...0x094F, 0x200B...0x200F,
+             0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0x20E3, 0xE0020...0xE007F:
+            return .mark
+        case 0...0x024F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF: return .latin
+        case 0x0370...0x03FF, 0x1F00...0x1FFF: return .greek
+        case 0x0400...0x052F, 0x2DE0...0x2DFF, 0xA640...0xA69F: return .cyrillic
+        case 0x0600...0x06FF, 0x0750...0x077F, 0x08A0...0x08FF: return .arabic
+        case 0x0590...0x05FF: return .hebrew
+        case 0x0E00...0x0E7F: return .thai
+        case 0x0900...0x097F, 0xA8E0...0xA8FF: return .devanagari
+        case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: return .hangul
+        case 0x2E80...0x2FDF, 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
+             0xFF00...0xFFEF, 0x20000...0x3FFFF:
+            return .cjk
+        case 0x1F000...0x1FAFF, 0x2600...0x27BF: return .emoji
+        default: return .other
+        }
+    }
+
+    /// Ranges walked to find the widest glyph of a class (the conservative bound). Presentation forms
+    /// and rare planes are left to `.other`, which uses the fonts' own maximum advance.
+    var representativeRanges: [ClosedRange<UInt32>] {
+        switch self {
+        case .latin: [0x21...0x7E, 0xA1...0x24F, 0x1E00...0x1EFF]
+        case .greek: [0x370...0x3FF, 0x1F00...0x1FFF]
+        case .cyrillic: [0x400...0x52F]
+        case .arabic: [0x600...0x6FF, 0x750...0x77F]
+        case .hebrew: [0x590...0x5FF]
+        case .thai: [0xE00...0xE7F]
+        case .devanagari: [0x900...0x97F]
+        case .cjk: [0x3000...0x30FF, 0x4E00...0x9FFF, 0xFF00...0xFFEF]
+        case .hangul: [0xAC00...0xD7AF, 0x3130...0x318F]
+        case .emoji: [0x1F300...0x1FAFF, 0x2600...0x27BF]
+        case .space: [0x20...0x20, 0x3000...0x3000]
+        case .mark, .other: []
+        }
+    }
+
+    /// Everyday text of the class, shaped to find its average advance per character.
+    var sample: String {
+        switch self {
+        case .latin: "The quick brown fox jumps over the lazy dog. Größe, déjà vu, Zażółć, Tiếng Việt 1234567890"
+        case .greek: "Γαζέες καὶ μυρτιὲς δὲν θὰ βρῶ πιὰ στὸ χρυσαφὶ ξέφωτο"
+        case .cyrillic: "Съешь же ещё этих мягких французских булок, да выпей чаю"
+        case .arabic: "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر"
+        case .hebrew: "דג סקרן שט בים מאוכזב ולפתע מצא חברה"
+        case .thai: "เป็นมนุษย์สุดประเสริฐเลิศคุณค่ากว่าบรรดาฝูงสัตว์เดรัจฉาน"
+        case .devanagari: "ऋषियों को सताने वाले दुष्ट राक्षसों के राजा रावण का सर्वनाश"
+        case .cjk: "我能吞下玻璃而不伤身体。私はガラスを食べられます。"
+        case .hangul: "나는 유리를 먹을 수 있어요 그래도 아프지 않아요"
+        case .emoji: "😀😃😄👍🎉❤️🚀"
+        case .space: " "
+        case .mark: ""
+        case .other: "→ ≈ ∞ ©"
+        }
+    }
+}
+
+/// Average and maximum advance per script class for one cascade, in em (multiply by the size).
+/// Built once per measurer, on first use.
+struct AdvanceProfile: Sendable {
+    var typical: [Double]
+    var maximum: [Double]
+
+    init(measurer: TextMeasurer) {
+        let fonts = measurer.cascade.fonts
+        typical = ScriptClass.allCases.map { scriptClass in
+            let sample = scriptClass.sample
+            guard !sample.isEmpty, let width = try? measurer.measure(sample, style: TextStyle(size: 1000), width: 1e9)
+            else { return 0 }
+            let scalars = sample.unicodeScalars.filter { ScriptClass.of($0.value) != .mark }.count
+            return width.widestLineWidth / 1000 / Double(max(1, scalars))
+        }
+        let fontMaximum = fonts.map(Self.maximumAdvance).max() ?? 1
+        maximum = ScriptClass.allCases.map { scriptClass in
+            switch scriptClass {
+            case .mark: return 0
+            case .other: return fontMaximum
+            default: break
+            }
+            var widest = 0.0
+            for range in scriptClass.representativeRanges {
+                for scalar in range {
+                    let preferColor = scriptClass == .emoji
+                    guard let font = fonts.first(where: { $0.covers(scalar) && (!preferColor || $0.isColor) })
+                        ?? fonts.first(where: { $0.covers(scalar) }) else { continue }
+                    var glyph: hb_codepoint_t = 0
+                    hb_font_get_nominal_glyph(font.coverageFont.pointer, scalar, &glyph)
+                    let advance = Double(hb_font_get_glyph_h_advance(font.coverageFont.pointer, glyph))
+                    widest = max(widest, advance / Double(font.unitsPerEm))
+                }
+            }
+            return widest > 0 ? widest : fontMaximum
+        }
+    }
+
+    /// The font's `hhea.advanceWidthMax`, in em.
+    static func maximumAdvance(of font: Font) -> Double {
+        let tag: hb_tag_t = 0x6868_6561   // 'hhea'
+        let blob = hb_face_reference_table(font.face, tag)
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length >= 12 else { return 1 }
+        let bytes = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
+        let value = UInt16(bytes[10]) << 8 | UInt16(bytes[11])
+        return Double(value) / Double(font.unitsPerEm)
+    }
+}
+
+/// A cheap guess at a text's height that never shapes: see ``TextMeasurer/estimate(_:style:width:)``.
+public struct TextEstimate: Hashable, Sendable {
+    /// Lines expected, from the text's length and the typical advance of its scripts.
+    public var lineCount: Int
+    /// `lineCount × lineHeight`.
+    public var height: Double
+    /// Lines the text can never exceed at this width (an upper bound; see ``TextMeasurer/estimate(_:style:width:)``).
+    public var maximumLineCount: Int
+    /// `maximumLineCount × lineHeight`: a height that never clips.
+    public var maximumHeight: Double
+}
+
+extension TextMeasurer {
+    /// Estimates the height of `text` at `width` without shaping or break analysis: a pass over the
+    /// text's scalars adding each script's typical advance.
+    ///
+    /// Two answers: ``TextEstimate/height``, the expected height (assuming lines are filled to 93 % on
+    /// average), and ``TextEstimate/maximumHeight``, an upper bound for callers that must not clip. The
+    /// bound comes from greedy line filling itself: two consecutive lines of a paragraph always hold
+    /// more than the width (otherwise the second line's first piece would have joined the first), so a
+    /// paragraph of total advance A has at most ⌊2A / width⌋ + 1 lines, and never more than two per
+    /// character. A is bounded using the widest glyph of each script in the cascade, padded by 15 % for
+    /// shaping.
+    public func estimate(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextEstimate {
+        try style.validate()
+        _ = try PreparedText.units(width: width)
+        let profile = advanceProfile
+        let lineHeight = try self.lineHeight(for: style)
+        var lines = 0, maximumLines = 0
+        var typical = 0.0, maximum = 0.0, scalars = 0
+        var isEmpty = true
+
+        func endParagraph() {
+            let typicalWidth = typical * style.size, maximumWidth = maximum * 1.15 * style.size
+            lines += max(1, Int((typicalWidth / (width * 0.93)).rounded(.up)))
+            maximumLines += max(1, min(Int((2 * maximumWidth / width).rounded(.down)) + 1, 2 * scalars))
+            typical = 0
+            maximum = 0
+            scalars = 0
+        }
+
+        var previous: UInt32 = 0
+        for scalar in text.unicodeScalars {
+            isEmpty = false
+            let value = scalar.value
+            switch value {
+            case 0x0A where previous == 0x0D:
+                break   // \r\n is one break
+            case 0x0A, 0x0D, 0x2028, 0x2029:
+                endParagraph()
+            default:
+                let scriptClass = ScriptClass.of(value).rawValue
+                typical += profile.typical[scriptClass]
+                maximum += profile.maximum[scriptClass]
+                scalars += 1
+            }
+            previous = value
+        }
+        if isEmpty { return TextEstimate(lineCount: 0, height: 0, maximumLineCount: 0, maximumHeight: 0) }
+        endParagraph()
+        if style.maxLines > 0 {
+            lines = min(lines, style.maxLines)
+            maximumLines = min(maximumLines, style.maxLines)
+        }
+        return TextEstimate(lineCount: lines, height: Double(lines) * lineHeight,
+                            maximumLineCount: maximumLines, maximumHeight: Double(maximumLines) * lineHeight)
+    }
+}

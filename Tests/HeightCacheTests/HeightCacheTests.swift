@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HeightCache
+import TextMeasure
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// A model whose hash ignores its contents: equal hashes, different models.
+struct Colliding: Hashable, Sendable {
+    var text: String
+    func hash(into hasher: inout Hasher) { hasher.combine(0) }
+}
+
+@Suite("HeightCache")
+struct HeightCacheTests {
+    @Test func measuresOnceThenAnswersFromTheCache() {
+        let calls = Counter()
+        let cache = HeightCache<String>(measure: { text, width in
+            calls.increment()
+            return Double(text.count) * 1000 / width
+        })
+        #expect(cache.height(for: "hello", width: 100) == 50)
+        #expect(cache.height(for: "hello", width: 100) == 50)
+        #expect(cache.height(for: "hello!", width: 100) == 60)
+        #expect(calls.count == 2)
+        let stats = cache.statistics
+        #expect(stats.hits == 1)
+        #expect(stats.misses == 2)
+        #expect(stats.entries == 2)
+    }
+
+    @Test func modelsWithEqualHashesNeverShareAHeight() {
+        let cache = HeightCache<Colliding>(measure: { model, _ in Double(model.text.count) })
+        #expect(cache.height(for: Colliding(text: "a"), width: 10) == 1)
+        #expect(cache.height(for: Colliding(text: "abc"), width: 10) == 3)
+        #expect(cache.height(for: Colliding(text: "a"), width: 10) == 1)
+    }
+
+    @Test func aMeasurementIsReusedOnlyWhereItsRangeHolds() {
+        let calls = Counter()
+        // Pretend heights change at every multiple of 100 px.
+        let cache = HeightCache<String>(measurement: { _, width in
+            calls.increment()
+            let bucket = (width / 100).rounded(.down)
+            return RowMeasurement(height: 10 * (10 - bucket), validWidths: bucket * 100..<(bucket + 1) * 100)
+        })
+        #expect(cache.height(for: "row", width: 320) == 70)
+        #expect(cache.height(for: "row", width: 350) == 70)   // same range: no measuring
+        #expect(calls.count == 1)
+        #expect(cache.statistics.rangeHits == 1)
+        #expect(cache.height(for: "row", width: 400) == 60)   // outside: measured
+        #expect(calls.count == 2)
+    }
+
+    @Test func aPlainClosureHoldsOnlyAtItsWidth() {
+        let calls = Counter()
+        let cache = HeightCache<String>(measure: { _, width in calls.increment(); return width })
+        _ = cache.height(for: "a", width: 100)
+        _ = cache.height(for: "a", width: 100.0001)   // the same width in 1/1024 px
+        _ = cache.height(for: "a", width: 101)
+        #expect(calls.count == 2)
+    }
+
+    @Test func recentWidthsAreRetainedAndOlderOnesDropped() {
+        let calls = Counter()
+        let cache = HeightCache<Int>(retainedWidths: 2, measure: { model, width in calls.increment(); return Double(model) + width })
+        for model in 0..<10 { _ = cache.height(for: model, width: 390) }   // portrait
+        for model in 0..<10 { _ = cache.height(for: model, width: 844) }   // landscape
+        for model in 0..<10 { _ = cache.height(for: model, width: 390) }   // portrait again: cached
+        #expect(calls.count == 20)
+        for model in 0..<10 { _ = cache.height(for: model, width: 600) }   // a third width drops 844
+        #expect(cache.statistics.widths == 2)
+        #expect(cache.statistics.entries == 20)
+        for model in 0..<10 { _ = cache.height(for: model, width: 844) }
+        #expect(calls.count == 40)
+    }
+
+    @Test func capacityEvictsTheLeastRecentlyUsed() {
+        let calls = Counter()
+        let cache = HeightCache<Int>(capacity: 3, measure: { model, _ in calls.increment(); return Double(model) })
+        for model in 0..<3 { _ = cache.height(for: model, width: 100) }
+        _ = cache.height(for: 0, width: 100)   // 0 is now the most recent; 1 the least
+        _ = cache.height(for: 3, width: 100)   // evicts 1
+        #expect(cache.statistics.evictions == 1)
+        #expect(cache.cachedHeight(for: 1, width: 100) == nil)
+        #expect(cache.cachedHeight(for: 0, width: 100) == 0)
+        #expect(cache.statistics.entries == 3)
+    }
+
+    @Test func invalidateAndRemoveAll() {
+        let calls = Counter()
+        let cache = HeightCache<String>(measure: { _, _ in calls.increment(); return 1 })
+        _ = cache.height(for: "a", width: 100)
+        _ = cache.height(for: "a", width: 200)
+        _ = cache.height(for: "b", width: 100)
+        cache.invalidate("a")
+        #expect(cache.cachedHeight(for: "a", width: 100) == nil)
+        #expect(cache.cachedHeight(for: "a", width: 200) == nil)
+        #expect(cache.cachedHeight(for: "b", width: 100) == 1)
+        cache.removeAll()
+        #expect(cache.statistics.entries == 0)
+        _ = cache.height(for: "b", width: 100)
+        #expect(calls.count == 4)
+    }
+
+    @Test func estimatesNeverMeasure() {
+        let calls = Counter()
+        let cache = HeightCache<Int>(measure: { model, _ in calls.increment(); return Double(model) })
+        #expect(cache.estimatedHeight(for: 5, width: 100) == 44)   // nothing known: UIKit's default
+        _ = cache.height(for: 10, width: 100)
+        _ = cache.height(for: 30, width: 100)
+        #expect(cache.estimatedHeight(for: 10, width: 100) == 10)   // exact when cached
+        #expect(cache.estimatedHeight(for: 99, width: 100) == 20)   // mean of measured rows
+        #expect(cache.estimatedHeight(for: 99, width: 100, conservative: true) == 30)
+        #expect(calls.count == 2)
+        #expect(cache.statistics.estimates == 3)   // the three calls with no cached height
+        let custom = HeightCache<Int>(measure: { _, _ in 1 }, estimate: { model, _ in HeightEstimate(expected: Double(model), maximum: 99) })
+        #expect(custom.estimatedHeight(for: 7, width: 10) == 7)
+        #expect(custom.estimatedHeight(for: 7, width: 10, conservative: true) == 99)
+    }
+
+    @Test func concurrentMissesOnOneKeyMeasureOnce() async {
+        let calls = Counter()
+        let cache = HeightCache<String>(measure: { _, _ in
+            calls.increment()
+            Thread.sleep(forTimeInterval: 0.05)   // keep the measurement under way while others ask
+            return 42
+        })
+        let heights = await withTaskGroup(of: Double.self) { group in
+            for _ in 0..<16 { group.addTask { cache.height(for: "same", width: 320) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(heights.allSatisfy { $0 == 42 })
+        #expect(calls.count == 1)
+        #expect(cache.statistics.coalesced + cache.statistics.hits == 15)
+    }
+
+    /// Many threads, many keys, widths changing: every answer equals a direct measurement. Run under
+    /// `swift test --sanitize=thread` to check the locking.
+    @Test func concurrentUseGivesTheSameAnswersAsSerialUse() async {
+        let cache = HeightCache<Int>(capacity: 500, retainedWidths: 3, measure: { model, width in Double(model * 7 % 13) + width / 10 })
+        let widths = [320.0, 375, 414, 768]
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for step in 0..<2_000 {
+                        let model = (step * 31 + task) % 700
+                        let width = widths[(step / 50 + task) % widths.count]
+                        if step % 97 == 0 { cache.invalidate(model) }
+                        let expected = Double(model * 7 % 13) + width / 10
+                        if cache.height(for: model, width: width) != expected { wrong += 1 }
+                        let estimate = cache.estimatedHeight(for: model + 1, width: width)
+                        if !estimate.isFinite { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(cache.statistics.entries <= 500)
+    }
+}

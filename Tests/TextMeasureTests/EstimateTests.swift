@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import TextMeasure
+
+@Suite("Estimates")
+struct EstimateTests {
+    let measurer = Fixtures.measurer
+    static let widths: [Double] = [160, 240, 320, 480, 720]
+    static let sizes: [Double] = [13, 17]
+
+    /// The conservative estimate is an upper bound: it never undercounts the lines, at any width,
+    /// including widths narrower than a glyph.
+    @Test func conservativeEstimateNeverUndercounts() throws {
+        for text in Fixtures.corpus {
+            for size in [11.0, 15.5, 24] {
+                for width in [8.0, 30, 64] + Self.widths {
+                    let style = TextStyle(size: size)
+                    let exact = try measurer.measure(text, style: style, width: width)
+                    let estimate = try measurer.estimate(text, style: style, width: width)
+                    #expect(estimate.maximumLineCount >= exact.lineCount, "\(estimate.maximumLineCount) < \(exact.lineCount) at \(width)/\(size): \(text)")
+                    #expect(estimate.maximumHeight >= exact.height)
+                }
+            }
+        }
+        let limited = try measurer.estimate(String(repeating: "word ", count: 200), style: TextStyle(size: 17, maxLines: 3), width: 100)
+        #expect(limited.maximumLineCount == 3)
+        #expect(try measurer.estimate("", style: TextStyle(size: 17), width: 100).height == 0)
+    }
+
+    /// Accuracy of the expected estimate over the corpus (reported in the README).
+    @Test func expectedEstimateAccuracy() throws {
+        var report: [String] = ["width  median  p95   (relative height error, \(Fixtures.corpus.count) texts × sizes \(Self.sizes))"]
+        for width in Self.widths {
+            var errors: [Double] = []
+            for text in Fixtures.corpus {
+                for size in Self.sizes {
+                    let style = TextStyle(size: size)
+                    let exact = try measurer.measure(text, style: style, width: width)
+                    let estimate = try measurer.estimate(text, style: style, width: width)
+                    errors.append(abs(estimate.height - exact.height) / exact.height)
+                }
+            }
+            errors.sort()
+            let median = errors[errors.count / 2], p95 = errors[Int(Double(errors.count) * 0.95)]
+            report.append(String(format: "%5.0f  %5.1f%%  %5.1f%%", width, median * 100, p95 * 100))
+            #expect(median <= 0.10, "median error \(median) at \(width)")
+            #expect(p95 <= 0.60, "p95 error \(p95) at \(width)")
+        }
+        print(report.joined(separator: "\n"))
+    }
+
+    @Test func estimatesRefuseBadInput() {
+        #expect(throws: TextMeasureError.invalidWidth(0)) { try measurer.estimate("x", style: TextStyle(), width: 0) }
+        #expect(throws: TextMeasureError.invalidSize(0)) { try measurer.estimate("x", style: TextStyle(size: 0), width: 10) }
+    }
+}
