@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TextMeasure
 
 /// Row heights for a virtualized list, keyed by width and then by model: exact heights measured once,
@@ -46,9 +45,35 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         public var estimates = 0
     }
 
+    /// A width and a model, with the model's hash computed once per call rather than once per
+    /// dictionary probe (checking the retained widths probes several keys for one model).
     struct Key: Hashable, Sendable {
         var width: Int
         var model: Model
+        var modelHash: Int
+
+        init(width: Int, model: Model) {
+            self.init(width: width, model: model, modelHash: model.hashValue)
+        }
+
+        init(width: Int, model: Model, modelHash: Int) {
+            self.width = width
+            self.model = model
+            self.modelHash = modelHash
+        }
+
+        func at(width other: Int) -> Key {
+            Key(width: other, model: model, modelHash: modelHash)
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.width == rhs.width && lhs.modelHash == rhs.modelHash && lhs.model == rhs.model
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(width)
+            hasher.combine(modelHash)
+        }
     }
 
     /// What a measuring closure returns: the measurement and, for row layouts, its text height (which
@@ -81,7 +106,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     struct State {
         var entries: LRUDictionary<Key, RowMeasurement>
-        var modelsByWidth: [Int: Set<Model>] = [:]
+        var keysByWidth: [Int: Set<Key>] = [:]
         var widths: LRUDictionary<Int, Void>
         var pending: [Key: Pending] = [:]
         var statistics = Statistics()
@@ -103,7 +128,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     private let measure: @Sendable (Model, Double) -> Measured
     /// Arguments: model, width, the learned scale for the expected text height.
     private let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private init(
         capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
@@ -117,7 +142,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.fallbackEstimate = fallbackEstimate
         self.measure = measuring
         self.estimator = estimating
-        state = Mutex(State(entries: LRUDictionary(capacity: capacity), widths: LRUDictionary(capacity: retainedWidths)))
+        state = Locked(State(entries: LRUDictionary(capacity: capacity), widths: LRUDictionary(capacity: retainedWidths)))
     }
 
     /// A cache around a closure that measures a model at a width. Its heights hold only at the width
@@ -271,9 +296,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// Forgets every height of `model` (its content changed); a measurement under way is not stored.
     public func invalidate(_ model: Model) {
         state.withLock { state in
-            for width in Array(state.modelsByWidth.keys) where state.modelsByWidth[width]?.contains(model) == true {
-                state.entries.removeValue(for: Key(width: width, model: model))
-                state.modelsByWidth[width]?.remove(model)
+            let any = Key(width: 0, model: model)
+            for width in Array(state.keysByWidth.keys) {
+                let key = any.at(width: width)
+                if state.keysByWidth[width]?.remove(key) != nil { state.entries.removeValue(for: key) }
             }
             for (key, pending) in state.pending where key.model == model { pending.isStale = true }
         }
@@ -283,7 +309,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     public func removeAll() {
         state.withLock { state in
             state.entries.removeAll()
-            state.modelsByWidth.removeAll()
+            state.keysByWidth.removeAll()
             state.widths.removeAll()
             for pending in state.pending.values { pending.isStale = true }
         }
@@ -314,7 +340,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return found
         }
         for other in state.widths.keysByRecency where other != key.width {
-            if let found = state.entries.peek(Key(width: other, model: key.model)), found.validWidths.contains(width) {
+            if let found = state.entries.peek(key.at(width: other)), found.validWidths.contains(width) {
                 state.statistics.rangeHits += 1
                 insert(found, for: key, in: &state)
                 return found
@@ -330,18 +356,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     private static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
         for evicted in state.entries.set(measurement, for: key) {
-            state.modelsByWidth[evicted.key.width]?.remove(evicted.key.model)
+            state.keysByWidth[evicted.key.width]?.remove(evicted.key)
             state.statistics.evictions += 1
         }
-        state.modelsByWidth[key.width, default: []].insert(key.model)
+        state.keysByWidth[key.width, default: []].insert(key)
     }
 
     /// Marks `width` as most recently used; the width that falls out of the retained set takes its
     /// entries with it.
     private static func touch(width: Int, in state: inout State) {
         for dropped in state.widths.set((), for: width) {
-            for model in state.modelsByWidth.removeValue(forKey: dropped.key) ?? [] {
-                state.entries.removeValue(for: Key(width: dropped.key, model: model))
+            for key in state.keysByWidth.removeValue(forKey: dropped.key) ?? [] {
+                state.entries.removeValue(for: key)
                 state.statistics.evictions += 1
             }
             state.measuredByWidth[dropped.key] = nil

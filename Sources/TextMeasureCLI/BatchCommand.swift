@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import HeightCache
 import TextMeasure
@@ -20,25 +21,30 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Print cache statistics to standard error at the end.")
     var stats = false
 
+    @Option(help: "Lines measured together; each chunk is spread over all cores, then written in order.")
+    var chunk = 4096
+
     func run() throws {
         let measurer = try style.makeMeasurer()
         let processor = BatchProcessor(measurer: measurer, style: style.style)
-        var output = ""
-        while let line = readLine(strippingNewline: true) {
-            processor.process(line).write(to: &output)
-            output += "\n"
-            if output.utf8.count > 1 << 16 {
-                FileHandle.standardOutput.write(Data(output.utf8))
-                output = ""
-            }
+        var lines: [String] = []
+        lines.reserveCapacity(chunk)
+        func flush() {
+            FileHandle.standardOutput.write(Data(processor.process(lines).utf8))
+            lines.removeAll(keepingCapacity: true)
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        while let line = readLine(strippingNewline: true) {
+            lines.append(line)
+            if lines.count >= max(1, chunk) { flush() }
+        }
+        flush()
         if stats {
             let s = processor.cache.statistics
             let t = processor.texts.statistics
             FileHandle.standardError.write(Data("""
                 heights: \(s.hits) hits, \(s.rangeHits) range hits, \(s.misses) measured, \(s.entries) held
                 prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
+                shaped pieces: \(measurer.shapingStatistics.pieceHits) reused, \(measurer.shapingStatistics.pieceMisses) shaped, \(measurer.shapingStatistics.runsShapedWhole) runs shaped whole
 
                 """.utf8))
         }
@@ -52,7 +58,7 @@ struct BatchCommand: ParsableCommand {
 /// text (a ``PreparedTextCache``), or answered outright when the width is inside the valid range.
 struct BatchProcessor: Sendable {
     struct Item: Hashable, Sendable {
-        var text: String
+        var text: TextKey
         var style: TextStyle
     }
 
@@ -69,7 +75,7 @@ struct BatchProcessor: Sendable {
         self.texts = texts
         cache = HeightCache(capacity: cachedItems, retainedWidths: 64, measurement: { item, width in
             // `process` validated the style and width, so laying out cannot fail.
-            guard let m = try? texts.measure(item.text, style: item.style, width: width) else {
+            guard let m = try? texts.measure(item.text.text, style: item.style, width: width) else {
                 preconditionFailure("batch item failed to measure after validation")
             }
             return RowMeasurement(height: m.height, validWidths: m.validWidths, lineCount: m.lineCount,
@@ -77,14 +83,29 @@ struct BatchProcessor: Sendable {
         })
     }
 
+    /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
+    func process(_ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "" }
+        let blockSize = 32
+        let blocks = (lines.count + blockSize - 1) / blockSize
+        let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: blocks)
+        outputs.initialize(repeating: "")
+        defer { outputs.deallocate() }
+        let slots = UncheckedSendable(outputs)
+        DispatchQueue.concurrentPerform(iterations: blocks) { block in
+            var text = ""
+            for line in lines[(block * blockSize)..<min(lines.count, (block + 1) * blockSize)] {
+                process(line).write(to: &text)
+                text += "\n"
+            }
+            slots.value[block] = text   // each block writes only its own slot
+        }
+        return outputs.joined()
+    }
+
     func process(_ line: String) -> JSONValue {
         if line.allSatisfy(\.isWhitespace) { return Self.error("blank line") }
-        let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-        } catch {
-            return Self.error("invalid JSON")
-        }
+        guard let value = try? JSONScanner.parse(line) else { return Self.error("invalid JSON") }
         guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
         let extras = fields.filter { !Self.knownFields.contains($0.0) }
         let field = Dictionary(fields, uniquingKeysWith: { first, _ in first })
@@ -93,11 +114,11 @@ struct BatchProcessor: Sendable {
         guard case .string(let text) = textValue else { return Self.error("\"text\" must be a string", extras) }
         guard let widthValue = field["width"] else { return Self.error("missing field \"width\"", extras) }
         guard let width = Self.number(widthValue) else { return Self.error("\"width\" must be a number", extras) }
-        guard width.isFinite, width > 0 else { return Self.error("\"width\" must be greater than 0", extras) }
+        guard width.isFinite, width > 0 else { return Self.error("\"width\" must be a finite number greater than 0", extras) }
         var style = self.style
         if let sizeValue = field["size"] {
             guard let size = Self.number(sizeValue) else { return Self.error("\"size\" must be a number", extras) }
-            guard size.isFinite, size > 0 else { return Self.error("\"size\" must be greater than 0", extras) }
+            guard size.isFinite, size > 0 else { return Self.error("\"size\" must be a finite number greater than 0", extras) }
             style.size = size
         }
         if let maxLinesValue = field["maxLines"] {
@@ -112,7 +133,7 @@ struct BatchProcessor: Sendable {
         } catch {
             return Self.error(error.description, extras)
         }
-        let result = cache.measurement(for: Item(text: text, style: style), width: width)
+        let result = cache.measurement(for: Item(text: TextKey(text), style: style), width: width)
         return .object([("lineCount", .int(result.lineCount)), ("height", .number(result.height)),
                         ("truncated", .bool(result.isTruncated))] + extras)
     }
@@ -128,4 +149,10 @@ struct BatchProcessor: Sendable {
     static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> JSONValue {
         .object([("error", .string(message))] + extras)
     }
+}
+
+/// Hands a value to concurrent closures that each touch a disjoint part of it.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

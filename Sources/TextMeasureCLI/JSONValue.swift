@@ -1,8 +1,6 @@
-import Foundation
-
-/// A JSON value that keeps what batch input lines carry, so extra fields can be echoed back, and
-/// serializes compactly with object keys in a stable order.
-enum JSONValue: Decodable, Equatable {
+/// A JSON value that keeps what batch input lines carry, so extra fields can be echoed back in their
+/// order; serializes compactly.
+enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -10,34 +8,6 @@ enum JSONValue: Decodable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
-
-    init(from decoder: Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var values: [JSONValue] = []
-            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
-            self = .array(values)
-            return
-        }
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            // Key order is not kept by Foundation's decoder; sort for stable output.
-            self = .object(try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
-                ($0.stringValue, try object.decode(JSONValue.self, forKey: $0))
-            })
-            return
-        }
-        let value = try decoder.singleValueContainer()
-        if value.decodeNil() {
-            self = .null
-        } else if let bool = try? value.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let int = try? value.decode(Int.self) {
-            self = .int(int)
-        } else if let double = try? value.decode(Double.self) {
-            self = .number(double)
-        } else {
-            self = .string(try value.decode(String.self))
-        }
-    }
 
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.serialized == rhs.serialized
@@ -100,11 +70,4 @@ enum JSONValue: Decodable, Equatable {
         }
         out += "\""
     }
-}
-
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

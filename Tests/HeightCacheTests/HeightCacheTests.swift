@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+
 import Testing
 @testable import HeightCache
-import TextMeasure
+@testable import TextMeasure
 
 /// Counts calls from any thread.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

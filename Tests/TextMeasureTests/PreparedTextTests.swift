@@ -63,3 +63,34 @@ struct PreparedTextTests {
         #expect(try prepared.layout(width: result.validWidths.upperBound.nextDown).lines == result.lines)
     }
 }
+
+@Suite("Shaped-piece cache")
+struct ShapeCacheTests {
+    static func same(_ a: PreparedText, _ b: PreparedText) -> Bool {
+        a.segments == b.segments && a.clusterAdvances == b.clusterAdvances
+            && a.clusterBreakAdjust == b.clusterBreakAdjust && a.clusterFlags == b.clusterFlags
+            && a.clusterStarts == b.clusterStarts && a.clusterEnds == b.clusterEnds
+    }
+
+    /// Preparing through the cache gives exactly what shaping every run afresh gives, whether the
+    /// pieces were cached from the same text, from other texts, or not at all.
+    @Test(arguments: [11.0, 15.5, 24])
+    func cachedPreparationIsIdenticalToUncached(size: Double) throws {
+        let cascade = Fixtures.measurer.cascade
+        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
+        let cached = TextMeasurer(cascade: cascade)
+        let style = TextStyle(size: size)
+        let texts = Fixtures.corpus
+        var rng = SystemRandomNumberGenerator()
+        // Cold, then warm in two other orders (pieces now come from other texts' shapings).
+        for order in [texts, texts.shuffled(using: &rng), texts.reversed()] {
+            for text in order {
+                #expect(Self.same(try cached.prepare(text, style: style), try uncached.prepare(text, style: style)), "\(text)")
+            }
+        }
+        let statistics = cached.shapingStatistics
+        #expect(statistics.pieceHits > statistics.pieceMisses)
+        #expect(statistics.hitRate > 0.5)
+        #expect(uncached.shapingStatistics.pieceHits == 0)
+    }
+}

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A bounded, thread-safe cache of prepared texts, so that the same text in the same style is shaped
 /// once however many widths it is laid out at.
@@ -15,7 +14,7 @@ public final class PreparedTextCache: Sendable {
     /// What identifies a prepared text. `maxLines` and the line height are applied at layout, but are
     /// part of the key so that a prepared text's own style is the one asked for.
     struct Key: Hashable, Sendable {
-        var text: String
+        var text: TextKey
         var style: TextStyle
     }
 
@@ -28,17 +27,17 @@ public final class PreparedTextCache: Sendable {
     }
 
     public let measurer: TextMeasurer
-    private let state: Mutex<(store: LRUDictionary<Key, PreparedText>, statistics: Statistics)>
+    private let state: Locked<(store: LRUDictionary<Key, PreparedText>, statistics: Statistics)>
 
     /// A cache holding at most `capacity` prepared texts (least recently used evicted first).
     public init(measurer: TextMeasurer, capacity: Int = 1_000) {
         self.measurer = measurer
-        state = Mutex((LRUDictionary(capacity: max(1, capacity)), Statistics()))
+        state = Locked((LRUDictionary(capacity: max(1, capacity)), Statistics()))
     }
 
     /// The prepared form of `text` in `style`, from the cache or prepared now.
     public func prepared(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
-        let key = Key(text: text, style: style)
+        let key = Key(text: TextKey(text), style: style)
         let cached = state.withLock { state -> PreparedText? in
             let value = state.store.value(for: key)
             if value != nil { state.statistics.hits += 1 } else { state.statistics.misses += 1 }

@@ -1,5 +1,4 @@
 import CFreeType
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +28,7 @@ public final class Font: @unchecked Sendable {
     /// A font at design scale, used only for cmap look-ups (coverage does not depend on size).
     let coverageFont: HBFont
     /// Immutable HarfBuzz fonts by scale (size × 1024), created on first use.
-    private let fontsByScale = Mutex<[Int32: HBFont]>([:])
+    private let fontsByScale = Locked<[Int32: HBFont]>([:])
 
     private init(path: String, faceIndex: Int, face: OpaquePointer) {
         self.path = path

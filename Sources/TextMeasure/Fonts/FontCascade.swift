@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -121,7 +120,7 @@ public enum BundledFonts {
 final class FontRegistry: Sendable {
     static let shared = FontRegistry()
 
-    private let fonts = Mutex<[FontFile: Font]>([:])
+    private let fonts = Locked<[FontFile: Font]>([:])
 
     func font(for file: FontFile) throws(FontError) -> Font {
         if let font = fonts.withLock({ $0[file] }) { return font }

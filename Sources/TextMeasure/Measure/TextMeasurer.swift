@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Measures how tall text will be at a width, without rendering it.
 ///
@@ -18,7 +17,7 @@ public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
     private let preparer: Preparer
-    private let profile = Mutex<AdvanceProfile?>(nil)
+    private let profile = Locked<AdvanceProfile?>(nil)
 
     /// A measurer using the bundled fonts (see ``BundledFonts``).
     public convenience init() throws(FontError) {
@@ -36,10 +35,20 @@ public final class TextMeasurer: Sendable {
         self.init(cascade: try FontCascade(files: fonts))
     }
 
-    /// A measurer using an already loaded cascade.
-    public init(cascade: FontCascade) {
+    /// A measurer using an already loaded cascade. `shapeCacheCapacity` bounds the cache of shaped
+    /// pieces (words) reused across texts; 0 turns it off.
+    public init(cascade: FontCascade, shapeCacheCapacity: Int = 20_000) {
         self.cascade = cascade
-        self.preparer = Preparer(cascade: cascade)
+        self.preparer = Preparer(cascade: cascade,
+                                 shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
+    }
+
+    /// How the cache of shaped pieces has done: pieces found and shaped, and runs that had to be
+    /// shaped whole because a new piece interacted with a cached neighbour.
+    public var shapingStatistics: ShapingStatistics {
+        let statistics = preparer.shapeCache?.statistics ?? ShapeCache.Statistics()
+        return ShapingStatistics(pieceHits: statistics.hits, pieceMisses: statistics.misses,
+                                 runsShapedWhole: statistics.runsShapedWhole)
     }
 
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
@@ -69,5 +78,20 @@ public final class TextMeasurer: Sendable {
             stored = built
             return built
         }
+    }
+}
+
+/// Counters of a measurer's shaped-piece cache.
+public struct ShapingStatistics: Hashable, Sendable {
+    /// Pieces (words, ideographs) found in the cache.
+    public var pieceHits: Int
+    /// Pieces shaped.
+    public var pieceMisses: Int
+    /// Runs shaped as a whole because new text interacted with cached neighbours.
+    public var runsShapedWhole: Int
+
+    /// `pieceHits / (pieceHits + pieceMisses)`, or 0 before any.
+    public var hitRate: Double {
+        pieceHits + pieceMisses == 0 ? 0 : Double(pieceHits) / Double(pieceHits + pieceMisses)
     }
 }

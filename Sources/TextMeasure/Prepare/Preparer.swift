@@ -5,6 +5,8 @@ import CUnicodeBreak
 /// (font cascade, scripts) → shaping (HarfBuzz) → segments.
 struct Preparer {
     let cascade: FontCascade
+    /// Shaped pieces reused across texts; nil shapes every run afresh.
+    let shapeCache: ShapeCache?
 
     func prepare(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         try style.validate()
@@ -20,7 +22,8 @@ struct Preparer {
                 Paragraphs.forEach(in: bytes) { start, end in
                     guard failure == nil else { return }
                     do throws(TextMeasureError) {
-                        try storage.add(paragraph: start..<end, of: bytes, itemizer: itemizer, fonts: fonts, buffer: buffer)
+                        try storage.add(paragraph: start..<end, of: bytes, itemizer: itemizer, fonts: fonts,
+                                        shapeCache: shapeCache, buffer: buffer)
                     } catch {
                         failure = error
                     }
@@ -57,6 +60,7 @@ struct Preparer {
         var flags: [UInt8]
         var byteAdvance: [Int32]
         var byteBreakAdjust: [Int32]
+        var byteUnsafe: [Bool]
         var isClusterStart: [Bool]
         var clusterAtByte: [Int32]
         var clusters: [Itemizer.Cluster] = []
@@ -66,6 +70,7 @@ struct Preparer {
             flags = [UInt8](repeating: 0, count: byteCount + 1)
             byteAdvance = [Int32](repeating: 0, count: byteCount + 1)
             byteBreakAdjust = [Int32](repeating: 0, count: byteCount + 1)
+            byteUnsafe = [Bool](repeating: false, count: byteCount + 1)
             isClusterStart = [Bool](repeating: false, count: byteCount + 1)
             clusterAtByte = [Int32](repeating: 0, count: byteCount + 1)
             clusterAdvances.reserveCapacity(byteCount)
@@ -74,7 +79,7 @@ struct Preparer {
         }
 
         mutating func add(paragraph range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, itemizer: Itemizer,
-                          fonts: [HBFont], buffer: OpaquePointer) throws(TextMeasureError) {
+                          fonts: [HBFont], shapeCache: ShapeCache?, buffer: OpaquePointer) throws(TextMeasureError) {
             let base = Int32(range.lowerBound)
             let count = range.count
             if count == 0 {
@@ -110,18 +115,23 @@ struct Preparer {
                 clusterFlags.append(flags)
             }
 
-            // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
-            for i in 0..<count {
-                byteAdvance[i] = 0
-                byteBreakAdjust[i] = 0
-                isClusterStart[i] = false
-            }
+            // 3. Shaping (through the shaped-piece cache): glyph advances land on HarfBuzz clusters...
             byteAdvance.withUnsafeMutableBufferPointer { advance in
                 isClusterStart.withUnsafeMutableBufferPointer { starts in
                     byteBreakAdjust.withUnsafeMutableBufferPointer { adjust in
-                        for run in runs {
-                            Shaper.shape(run, of: bytes, font: fonts[run.font], buffer: buffer,
-                                         clusterAdvance: advance, isClusterStart: starts, breakAdjust: adjust)
+                        byteUnsafe.withUnsafeMutableBufferPointer { unsafe in
+                            flags.withUnsafeBufferPointer { flags in
+                                let output = Shaper.Output(advance: advance, isClusterStart: starts,
+                                                           breakAdjust: adjust, isUnsafe: unsafe)
+                                for run in runs {
+                                    if let shapeCache {
+                                        shapeCache.shape(run, of: bytes, flags: flags, font: fonts[run.font],
+                                                         buffer: buffer, output: output)
+                                    } else {
+                                        Shaper.shape(run, of: bytes, font: fonts[run.font], buffer: buffer, output: output)
+                                    }
+                                }
+                            }
                         }
                     }
                 }

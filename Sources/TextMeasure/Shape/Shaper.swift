@@ -1,5 +1,4 @@
 import CFreeType
-import Synchronization
 
 /// Shapes runs with HarfBuzz and turns glyph advances into advances per grapheme cluster.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 /// Thread safety: `hb_buffer_t` belongs to one thread at a time, so buffers are checked out of a
 /// process-wide pool for the duration of one shaping call and returned afterwards.
 enum Shaper {
-    private static let pool = Mutex<[HBBuffer]>([])
+    private static let pool = Locked<[HBBuffer]>([])
 
     /// Runs `body` with a buffer no other thread is using.
     static func withBuffer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
@@ -23,21 +22,35 @@ enum Shaper {
         return try body(buffer.pointer)
     }
 
+    /// Where shaping results go: per byte offset of the paragraph, the advance of the HarfBuzz cluster
+    /// starting there, whether one starts there, its break adjustment, and whether HarfBuzz marked the
+    /// boundary before it unsafe to concatenate.
+    struct Output {
+        var advance: UnsafeMutableBufferPointer<Int32>
+        var isClusterStart: UnsafeMutableBufferPointer<Bool>
+        var breakAdjust: UnsafeMutableBufferPointer<Int32>
+        var isUnsafe: UnsafeMutableBufferPointer<Bool>
+    }
+
     /// Shapes `run` of the paragraph `bytes` (the whole paragraph is passed as context, so joining
-    /// scripts shape correctly at run edges) and adds each glyph's advance to `clusterAdvance` at the
-    /// glyph's cluster (byte offset), marking cluster starts in `isClusterStart`.
+    /// scripts shape correctly at run edges) and writes, at each glyph's cluster (byte offset), the sum
+    /// of its glyphs' advances, clearing what an earlier shaping of the same bytes left there.
     ///
-    /// `breakAdjust` receives, at each cluster, how much wider the cluster is when a line ends right
-    /// after it: HarfBuzz applies pair kerning to the first glyph of the pair, and a line broken
-    /// between the two is shaped without the pair (Pango reshapes both sides of a break). It is the
-    /// difference between the nominal and the positioned advance of the cluster's last glyph, for
-    /// left-to-right runs (right-to-left scripts here break only at spaces, where it does not matter).
-    static func shape(
-        _ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: HBFont, buffer: OpaquePointer,
-        clusterAdvance: UnsafeMutableBufferPointer<Int32>, isClusterStart: UnsafeMutableBufferPointer<Bool>,
-        breakAdjust: UnsafeMutableBufferPointer<Int32>
-    ) {
+    /// The break adjustment is how much wider a cluster is when a line ends right after it: HarfBuzz
+    /// applies pair kerning to the first glyph of the pair, and a line broken between the two is shaped
+    /// without the pair (Pango reshapes both sides of a break). It is the difference between the nominal
+    /// and the positioned advance of the cluster's last glyph, for left-to-right runs (right-to-left
+    /// scripts here break only at spaces, where it does not matter).
+    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: HBFont, buffer: OpaquePointer,
+                      output: Output) {
+        for offset in run.start..<run.end {
+            output.advance[offset] = 0
+            output.breakAdjust[offset] = 0
+            output.isClusterStart[offset] = false
+            output.isUnsafe[offset] = false
+        }
         hb_buffer_clear_contents(buffer)
+        hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue))
         bytes.withMemoryRebound(to: CChar.self) { chars in
             hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), UInt32(run.start), Int32(run.end - run.start))
         }
@@ -48,16 +61,21 @@ enum Shaper {
 
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, nil) else { return }
+              let positions = hb_buffer_get_glyph_positions(buffer, nil), count > 0 else { return }
         let isLTR = direction != HB_DIRECTION_RTL
         for i in 0..<Int(count) {
             let cluster = Int(infos[i].cluster)
-            clusterAdvance[cluster] &+= positions[i].x_advance
-            isClusterStart[cluster] = true
+            output.advance[cluster] &+= positions[i].x_advance
+            output.isClusterStart[cluster] = true
+            // The flag marks the boundary before this glyph's cluster (HarfBuzz sets it only from a
+            // shaping that holds both sides).
+            if hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 {
+                output.isUnsafe[cluster] = true
+            }
             let isLastOfCluster = i + 1 == Int(count) || infos[i + 1].cluster != infos[i].cluster
             if isLTR && isLastOfCluster && positions[i].x_advance != 0 {
                 let nominal = hb_font_get_glyph_h_advance(font.pointer, infos[i].codepoint)
-                breakAdjust[cluster] = nominal - positions[i].x_advance
+                output.breakAdjust[cluster] = nominal - positions[i].x_advance
             }
         }
     }

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Whole-process speed of `textmeasure batch` against Pango and raw hb_shape, side by side.
+
+Same fonts, same items, same machine, interleaved rounds; prints medians and ratios (absolute times
+on a shared machine mean little; ratios measured in one run do).
+
+    Benchmarks/compare-pango.py [--rounds 5] [--cold 3000] [--texts 400]
+
+Workloads:
+  cold         new multilingual texts (corpus sentences combined, each text unique), each measured once
+  multi-width  texts each measured at 8 widths (one item per width, consecutive)
+"""
+import argparse, json, os, random, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FONTS = ["NotoSans-Regular.ttf", "NotoSansArabic-Regular.ttf", "NotoSansHebrew-Regular.ttf",
+         "NotoSansThai-Regular.ttf", "NotoSansDevanagari-Regular.ttf", "DroidSansFallbackFull.ttf",
+         "NanumGothic.ttf", "NotoSansMath-Regular.ttf", "NotoSansSymbols2-Regular.ttf", "NotoColorEmoji.ttf"]
+WIDTHS = [180, 240, 300, 343, 390, 414, 600, 716]
+
+
+def unescape(line):
+    """The corpus escapes: \\n, \\r, \\t, \\\\ and \\uXXXX (as Tests/TextMeasureTests/Support.swift)."""
+    out, i = [], 0
+    while i < len(line):
+        c = line[i]
+        if c == "\\" and i + 1 < len(line):
+            n = line[i + 1]
+            if n == "u":
+                out.append(chr(int(line[i + 2:i + 6], 16)))
+                i += 6
+                continue
+            out.append({"n": "\n", "r": "\r", "t": "\t"}.get(n, n))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def corpus():
+    path = os.path.join(ROOT, "Tests/Corpus/multilingual.txt")
+    return [unescape(line.rstrip("\n")) for line in open(path, encoding="utf-8") if line.strip()]
+
+
+def build(tmp):
+    def run(command, **kw):
+        subprocess.run(command, check=True, cwd=ROOT, **kw)
+    run(["swift", "build", "-c", "release", "--product", "textmeasure"], stdout=subprocess.DEVNULL)
+    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip() + "/textmeasure"
+    flags = lambda *pkgs: subprocess.run(["pkg-config", "--cflags", "--libs", *pkgs], check=True,
+                                         capture_output=True, text=True).stdout.split()
+    pango = os.path.join(tmp, "pango-lines")
+    run(["cc", "-O2", "Tools/pango-reference/pango_lines.c", *flags("pangocairo", "pangoft2", "fontconfig"), "-o", pango])
+    floor = os.path.join(tmp, "hb-floor")
+    run(["cc", "-O2", "Benchmarks/tools/hb_floor.c", *flags("harfbuzz"), "-o", floor])
+    return binary, pango, floor
+
+
+def workloads(cold_count, text_count):
+    rng = random.Random(2026)
+    base = [t for t in corpus() if "\t" not in t]
+    def new_text(i):
+        return " ".join(rng.sample(base, rng.randint(1, 2))) + f" #{i}"
+    sizes = [13, 15, 17]
+    cold = [(sizes[i % 3], WIDTHS[i % len(WIDTHS)], new_text(i)) for i in range(cold_count)]
+    multi = []
+    for i in range(text_count):
+        text = new_text(100_000 + i)
+        multi += [(sizes[i % 3], w, text) for w in WIDTHS]
+    return {"cold": cold, "multi-width": multi}
+
+
+def write_inputs(tmp, name, items):
+    tsv = os.path.join(tmp, name + ".tsv")
+    jsonl = os.path.join(tmp, name + ".jsonl")
+    escape = lambda t: t.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    with open(tsv, "w", encoding="utf-8") as f:
+        for size, width, text in items:
+            f.write(f"{size}\t{width}\t{escape(text)}\n")
+    with open(jsonl, "w", encoding="utf-8") as f:
+        for size, width, text in items:
+            f.write(json.dumps({"text": text, "width": width, "size": size}, ensure_ascii=False) + "\n")
+    return tsv, jsonl
+
+
+def timed(command, stdin_path):
+    with open(stdin_path, "rb") as stdin:
+        start = time.perf_counter()
+        result = subprocess.run(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"{command[0]} failed: {result.stderr.decode()[:500]}")
+    return elapsed, result.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cold", type=int, default=3000, help="items in the cold workload")
+    parser.add_argument("--texts", type=int, default=400, help="texts in the multi-width workload (x8 widths)")
+    args = parser.parse_args()
+    fonts = [os.path.join(ROOT, "Fonts", f) for f in FONTS]
+    with tempfile.TemporaryDirectory() as tmp:
+        binary, pango, floor = build(tmp)
+        print(f"machine: {os.cpu_count()} cores; {args.rounds} interleaved rounds; whole process, same fonts and items\n")
+        print(f"{'workload':12} {'items':>6} {'pango':>9} {'ours':>9} {'hb_shape':>9}   {'pango/ours':>10} {'ours/hb_shape':>13}  agreement")
+        for name, items in workloads(args.cold, args.texts).items():
+            tsv, jsonl = write_inputs(tmp, name, items)
+            commands = {
+                "pango": ([pango, "--quiet", *fonts], tsv),
+                "ours": ([binary, "batch"], jsonl),
+                "hb": ([floor, fonts[0]], tsv),
+            }
+            times = {k: [] for k in commands}
+            outputs = {}
+            for _ in range(args.rounds):
+                for key, (command, path) in commands.items():
+                    elapsed, out = timed(command, path)
+                    times[key].append(elapsed)
+                    outputs[key] = out
+            ours = [json.loads(l)["lineCount"] for l in outputs["ours"].decode().splitlines()]
+            theirs = [int(l) for l in outputs["pango"].decode().splitlines()]
+            agree = sum(a == b for a, b in zip(ours, theirs)) / len(items)
+            med = {k: statistics.median(v) for k, v in times.items()}
+            print(f"{name:12} {len(items):6d} {med['pango']:8.3f}s {med['ours']:8.3f}s {med['hb']:8.3f}s"
+                  f"   {med['pango'] / med['ours']:9.1f}x {med['ours'] / med['hb']:12.1f}x  {agree * 100:.2f} %")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A string compared and hashed by its UTF-8 bytes: much cheaper than `String`'s own `Hashable`,
+/// which normalizes non-ASCII text to NFC first. Canonically equivalent but differently encoded texts
+/// are different keys, which for caches costs at most a miss (and they may shape differently anyway).
+public struct TextKey: Hashable, Sendable {
+    public let text: String
+
+    public init(_ text: String) {
+        var text = text
+        text.makeContiguousUTF8()
+        self.text = text
+    }
+
+    public static func == (lhs: TextKey, rhs: TextKey) -> Bool {
+        guard lhs.text.utf8.count == rhs.text.utf8.count else { return false }
+        let equal = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+            rhs.text.utf8.withContiguousStorageIfAvailable { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
+        return (equal ?? nil) ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) {
+            return done
+        }
+        for byte in text.utf8 { hasher.combine(byte) }
+    }
+}

@@ -1,0 +1,211 @@
+/// A small JSON parser for batch input lines: one pass over the UTF-8 bytes, no Foundation. It keeps
+/// object keys in input order (so echoed fields come back as they were given) and tells integers
+/// from other numbers.
+struct JSONScanner {
+    struct Failure: Error {}
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    /// Parses one complete JSON value; anything but white space after it is an error.
+    static func parse(_ line: String) throws(Failure) -> JSONValue {
+        var line = line
+        let result = line.withUTF8 { bytes -> Result<JSONValue, Failure> in
+            var scanner = JSONScanner(bytes: bytes)
+            return Result { () throws(Failure) -> JSONValue in
+                let value = try scanner.value(depth: 0)
+                scanner.skipWhitespace()
+                guard scanner.index == bytes.count else { throw Failure() }
+                return value
+            }
+        }
+        return try result.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
+        }
+    }
+
+    private mutating func value(depth: Int) throws(Failure) -> JSONValue {
+        guard depth < 256 else { throw Failure() }
+        skipWhitespace()
+        guard index < bytes.count else { throw Failure() }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
+        }
+    }
+
+    private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+        index += 1
+        var fields: [(String, JSONValue)] = []
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
+            let key = try string()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
+            index += 1
+            fields.append((key, try value(depth: depth + 1)))
+            skipWhitespace()
+            guard index < bytes.count else { throw Failure() }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+            throw Failure()
+        }
+    }
+
+    private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+        while true {
+            values.append(try value(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw Failure() }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            throw Failure()
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(Failure) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw Failure() }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw Failure() }
+        index += count
+    }
+
+    private mutating func string() throws(Failure) -> String {
+        index += 1   // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+            guard bytes[index] >= 0x20 else { throw Failure() }
+            index += 1
+        }
+        guard index < bytes.count else { throw Failure() }
+        if bytes[index] == UInt8(ascii: "\"") {
+            defer { index += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).unicodeScalars)
+        var pendingUTF8: [UInt8] = []
+        func flush() {
+            if !pendingUTF8.isEmpty {
+                scalars.append(contentsOf: String(decoding: pendingUTF8, as: UTF8.self).unicodeScalars)
+                pendingUTF8.removeAll()
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                flush()
+                return String(scalars)
+            }
+            guard byte >= 0x20 else { throw Failure() }
+            if byte != UInt8(ascii: "\\") {
+                pendingUTF8.append(byte)
+                index += 1
+                continue
+            }
+            flush()
+            index += 1
+            guard index < bytes.count else { throw Failure() }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    // A high surrogate must be followed by \u and a low one.
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        throw Failure()
+                    }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw Failure() }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw Failure() }
+                scalars.append(scalar)
+            default: throw Failure()
+            }
+        }
+        throw Failure()
+    }
+
+    private mutating func hex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw Failure() }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Failure()
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// JSON's number grammar; integers that fit become `.int`, the rest `.number`.
+    private mutating func number() throws(Failure) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if index < bytes.count && bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { throw Failure() }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            let digits = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digits else { throw Failure() }
+        }
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            isInteger = false
+            index += 1
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            let digits = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > digits else { throw Failure() }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let int = Int(text) { return .int(int) }
+        guard let double = Double(text) else { throw Failure() }
+        return .number(double)
+    }
+}
