@@ -69,8 +69,19 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
     utext_openUTF8(&text, utf8, length, &status);
     if (U_FAILURE(status)) return status;
 
-    ubrk_setUText(its->grapheme, &text, &status);
-    if (U_SUCCESS(status)) {
+    // ASCII without CR or LF (paragraphs never hold them): every byte is its own grapheme cluster
+    // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped.
+    int ascii = 1;
+    for (int32_t i = 0; i < length; i++) {
+        unsigned char byte = (unsigned char)utf8[i];
+        if (byte >= 0x80 || byte == '\r' || byte == '\n') { ascii = 0; break; }
+    }
+    if (ascii) {
+        for (int32_t b = 1; b <= length; b++) flags[b] |= CUB_GRAPHEME_BOUNDARY;
+    } else {
+        ubrk_setUText(its->grapheme, &text, &status);
+    }
+    if (!ascii && U_SUCCESS(status)) {
         for (int32_t b = ubrk_following(its->grapheme, 0); b != UBRK_DONE; b = ubrk_next(its->grapheme)) {
             flags[b] |= CUB_GRAPHEME_BOUNDARY;
         }

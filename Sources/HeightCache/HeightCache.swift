@@ -97,8 +97,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// A measurement under way; callers wanting the same key wait for it.
     final class Pending: @unchecked Sendable {
-        // `result` is written before `done` is signalled and read only after waiting on it.
-        let done = DispatchSemaphore(value: 0)
+        // Every field is read and written under the cache's lock, except `result`, which is written
+        // before `done` is signalled and read by waiters only after waiting on it. `done` is made by
+        // the first waiter, so an uncontended miss costs no semaphore.
+        var done: DispatchSemaphore?
         var waiters = 0
         var result: RowMeasurement?
         var isStale = false
@@ -107,6 +109,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     struct State {
         var entries: LRUDictionary<Key, RowMeasurement>
         var keysByWidth: [Int: Set<Key>] = [:]
+        /// Entries per model hash: a model with none skips probing the retained widths.
+        var entriesByModelHash: [Int: Int] = [:]
         var widths: LRUDictionary<Int, Void>
         var pending: [Key: Pending] = [:]
         var statistics = Statistics()
@@ -216,6 +220,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         let lookup = state.withLock { state -> Lookup in
             if let found = Self.cached(key, width: width, in: &state) { return .found(found) }
             if let pending = state.pending[key] {
+                if pending.done == nil { pending.done = DispatchSemaphore(value: 0) }
                 pending.waiters += 1
                 state.statistics.coalesced += 1
                 return .wait(pending)
@@ -229,7 +234,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         case .found(let measurement):
             return measurement
         case .wait(let pending):
-            pending.done.wait()
+            pending.done!.wait()
             return pending.result!
         case .measure(let pending):
             let measured = measure(model, width)
@@ -237,7 +242,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             let textHeight = measured.textHeight
             // For learning: what the estimate would have said for this row's text.
             let raw = textHeight == nil ? nil : estimator?(model, width, 1).textHeight
-            let waiters = state.withLock { state -> Int in
+            let (waiters, done) = state.withLock { state -> (Int, DispatchSemaphore?) in
                 state.pending[key] = nil
                 pending.result = result
                 if !pending.isStale { store(result, for: key, in: &state) }
@@ -250,9 +255,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
                     state.measuredText += textHeight
                     state.estimatedText += raw
                 }
-                return pending.waiters
+                return (pending.waiters, pending.done)
             }
-            for _ in 0..<waiters { pending.done.signal() }
+            for _ in 0..<waiters { done?.signal() }
             return result
         }
     }
@@ -299,7 +304,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             let any = Key(width: 0, model: model)
             for width in Array(state.keysByWidth.keys) {
                 let key = any.at(width: width)
-                if state.keysByWidth[width]?.remove(key) != nil { state.entries.removeValue(for: key) }
+                if state.keysByWidth[width]?.remove(key) != nil { Self.removeEntry(key, in: &state) }
             }
             for (key, pending) in state.pending where key.model == model { pending.isStale = true }
         }
@@ -310,6 +315,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.withLock { state in
             state.entries.removeAll()
             state.keysByWidth.removeAll()
+            state.entriesByModelHash.removeAll()
             state.widths.removeAll()
             for pending in state.pending.values { pending.isStale = true }
         }
@@ -339,6 +345,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.statistics.hits += 1
             return found
         }
+        guard state.entriesByModelHash[key.modelHash, default: 0] > 0 else { return nil }
         for other in state.widths.keysByRecency where other != key.width {
             if let found = state.entries.peek(key.at(width: other)), found.validWidths.contains(width) {
                 state.statistics.rangeHits += 1
@@ -355,11 +362,26 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     private static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
+        let isNew = state.entries.peek(key) == nil
         for evicted in state.entries.set(measurement, for: key) {
             state.keysByWidth[evicted.key.width]?.remove(evicted.key)
+            countEntry(of: evicted.key, by: -1, in: &state)
             state.statistics.evictions += 1
         }
-        state.keysByWidth[key.width, default: []].insert(key)
+        if isNew {
+            state.keysByWidth[key.width, default: []].insert(key)
+            countEntry(of: key, by: 1, in: &state)
+        }
+    }
+
+    /// Removes one entry (its width's key set is the caller's business).
+    private static func removeEntry(_ key: Key, in state: inout State) {
+        if state.entries.removeValue(for: key) != nil { countEntry(of: key, by: -1, in: &state) }
+    }
+
+    private static func countEntry(of key: Key, by delta: Int, in state: inout State) {
+        let count = state.entriesByModelHash[key.modelHash, default: 0] + delta
+        state.entriesByModelHash[key.modelHash] = count > 0 ? count : nil
     }
 
     /// Marks `width` as most recently used; the width that falls out of the retained set takes its
@@ -367,7 +389,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     private static func touch(width: Int, in state: inout State) {
         for dropped in state.widths.set((), for: width) {
             for key in state.keysByWidth.removeValue(forKey: dropped.key) ?? [] {
-                state.entries.removeValue(for: key)
+                removeEntry(key, in: &state)
                 state.statistics.evictions += 1
             }
             state.measuredByWidth[dropped.key] = nil

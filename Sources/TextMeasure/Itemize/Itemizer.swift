@@ -23,7 +23,7 @@ struct Run {
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
 ///    (as in Pango): it takes the font of the text around it (see `resolveFollowers`).
 struct Itemizer {
-    let cascade: FontCascade
+    let selector: FontSelector
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
     nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
 
@@ -49,10 +49,21 @@ struct Itemizer {
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
             let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
             let isLone = firstLength == end - start
+            if isLone && first < 0x80 {
+                // ASCII: no emoji, Latin or Common script, the font from a table.
+                let isSpace = first == 0x20 || first == 0x09
+                let isNeutral = isSpace || first < 0x20 || first == 0x7F
+                let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
+                clusters.append(Cluster(start: start, font: isNeutral ? -1 : selector.firstCovering(first) ?? 0,
+                                        script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
+                                        isSpace: isSpace, isNeutral: isNeutral, isEmoji: false))
+                start = end
+                continue
+            }
             let isSpace = isLone && cub_is_hanging_space(first) != 0
             let isNeutral = isLone && (isSpace || cub_is_font_neutral(first) != 0)
             let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first)
-            let font = isNeutral ? -1 : chooseFont(bytes, start, end, first: first, isEmoji: isEmoji)
+            let font = isNeutral ? -1 : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
             clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
                                     isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji))
             start = end
@@ -81,7 +92,7 @@ struct Itemizer {
             case let (nil, after?): font = after
             case (nil, nil):
                 let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[i].start)
-                font = cascade.fonts.firstIndex(where: { $0.covers(scalar) }) ?? 0
+                font = selector.firstCovering(scalar) ?? 0
             }
             for k in i..<end { clusters[k].font = font }
             i = end
@@ -110,13 +121,11 @@ struct Itemizer {
     }
 
     private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
-                            isEmoji: Bool) -> Int {
-        let fonts = cascade.fonts
-        if isEmoji {
-            if let index = fonts.firstIndex(where: { $0.isColor && $0.covers(first) }) { return index }
-        }
-        if let index = fonts.firstIndex(where: { covers($0, bytes, start, end) }) { return index }
-        return fonts.firstIndex(where: { $0.covers(first) }) ?? 0
+                            isLone: Bool, isEmoji: Bool) -> Int {
+        if isEmoji, let index = selector.firstColorCovering(first) { return index }
+        if isLone { return selector.firstCovering(first) ?? 0 }
+        if let index = selector.fonts.firstIndex(where: { covers($0, bytes, start, end) }) { return index }
+        return selector.firstCovering(first) ?? 0
     }
 
     private func covers(_ font: Font, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {

@@ -114,15 +114,15 @@ struct LineBreaker {
                         line!.addContent(width: segment.width, endAdjust: segment.endAdjust,
                                          clusters: segment.contentClusterCount)
                     }
-                    line!.end = prepared.clusterEnds[Int(segment.contentEnd) - 1]
+                    line!.end = prepared.clusters[Int(segment.contentEnd) - 1].end
                 }
                 if segment.hanging > 0 {
-                    let space = prepared.clusterFlags[Int(segment.contentEnd)]
+                    let space = prepared.clusters[Int(segment.contentEnd)].flags
                     if let current = line, current.visibleWidth > width, !space.contains(.startsRun) {
                         // Space cannot hang after a cluster that already overflows.
                         guard close(change: current.visibleWidth, moreFollows: true) else { return }
                     }
-                    if line == nil { line = OpenLine(start: prepared.clusterStarts[Int(segment.contentEnd)]) }
+                    if line == nil { line = OpenLine(start: prepared.clusters[Int(segment.contentEnd)].start) }
                     line!.addSpace(segment.hanging, startsRun: space.contains(.startsRun))
                 }
                 if line == nil { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
@@ -158,41 +158,41 @@ struct LineBreaker {
         /// Breaks a segment too wide for any line between grapheme clusters, closing every full line
         /// and leaving the last piece open. Returns false when the line limit stopped the layout.
         mutating func breakClusters(of segment: Segment) -> Bool {
-            let advances = prepared.clusterAdvances
-            let adjusts = prepared.clusterBreakAdjust
-            let flags = prepared.clusterFlags
+            let clusters = prepared.clusters
             let end = Int(segment.contentEnd)
-            var cluster = Int(segment.firstCluster)
+            var index = Int(segment.firstCluster)
             while true {
-                var current = OpenLine(start: prepared.clusterStarts[cluster])
+                var current = OpenLine(start: clusters[index].start)
                 // The first cluster goes on the line whatever its width.
-                if flags[cluster].contains(.space) {
-                    current.addSpace(Int(advances[cluster]), startsRun: flags[cluster].contains(.startsRun))
+                let first = clusters[index]
+                if first.flags.contains(.space) {
+                    current.addSpace(Int(first.advance), startsRun: first.flags.contains(.startsRun))
                 } else {
-                    current.addContent(width: Int(advances[cluster]), endAdjust: Int(adjusts[cluster]), clusters: 1)
+                    current.addContent(width: Int(first.advance), endAdjust: Int(first.breakAdjust), clusters: 1)
                 }
-                cluster += 1
+                index += 1
                 var change = 0
-                while cluster < end {
-                    if flags[cluster].contains(.space) {
-                        if current.visibleWidth > width && !flags[cluster].contains(.startsRun) {
+                while index < end {
+                    let cluster = clusters[index]
+                    if cluster.flags.contains(.space) {
+                        if current.visibleWidth > width && !cluster.flags.contains(.startsRun) {
                             change = current.visibleWidth
                             break
                         }
-                        current.addSpace(Int(advances[cluster]), startsRun: flags[cluster].contains(.startsRun))
+                        current.addSpace(Int(cluster.advance), startsRun: cluster.flags.contains(.startsRun))
                     } else {
-                        let needed = current.advance + Int(advances[cluster]) + Int(adjusts[cluster])
+                        let needed = current.advance + Int(cluster.advance) + Int(cluster.breakAdjust)
                         if needed > width {
                             change = needed
                             break
                         }
-                        current.addContent(width: Int(advances[cluster]), endAdjust: Int(adjusts[cluster]), clusters: 1)
+                        current.addContent(width: Int(cluster.advance), endAdjust: Int(cluster.breakAdjust), clusters: 1)
                     }
-                    cluster += 1
+                    index += 1
                 }
-                current.end = prepared.clusterEnds[cluster - 1]
+                current.end = clusters[index - 1].end
                 line = current
-                if cluster == end { return true }
+                if index == end { return true }
                 guard close(change: change, moreFollows: true) else { return false }
             }
         }

@@ -17,6 +17,8 @@ public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
     private let preparer: Preparer
+    /// The cascade's HarfBuzz fonts per scale, fetched under one lock per preparation.
+    private let fontsByScale = Locked<[Int32: [HBFont]]>([:])
     private let profile = Locked<AdvanceProfile?>(nil)
 
     /// A measurer using the bundled fonts (see ``BundledFonts``).
@@ -37,9 +39,9 @@ public final class TextMeasurer: Sendable {
 
     /// A measurer using an already loaded cascade. `shapeCacheCapacity` bounds the cache of shaped
     /// pieces (words) reused across texts; 0 turns it off.
-    public init(cascade: FontCascade, shapeCacheCapacity: Int = 20_000) {
+    public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
-        self.preparer = Preparer(cascade: cascade,
+        self.preparer = Preparer(cascade: cascade, selector: FontSelector(cascade: cascade),
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
     }
 
@@ -53,7 +55,19 @@ public final class TextMeasurer: Sendable {
 
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
     public func prepare(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
-        try preparer.prepare(text, style: style)
+        try style.validate()
+        return try preparer.prepare(text, style: style, fonts: fonts(scale: style.scale))
+    }
+
+    /// The cascade's fonts at `scale` (created on first use of a size, then shared).
+    private func fonts(scale: Int32) -> [HBFont] {
+        if let fonts = fontsByScale.withLock({ $0[scale] }) { return fonts }
+        let fonts = cascade.fonts.map { $0.hbFont(scale: scale) }
+        return fontsByScale.withLock { table in
+            if table.count > 256 { table.removeAll() }   // many sizes: start over rather than grow
+            table[scale] = fonts
+            return fonts
+        }
     }
 
     /// Measures `text` in `style` at `width` pixels: lines, height, truncation and the range of widths

@@ -23,36 +23,34 @@ public struct PreparedText: Sendable {
 
     /// The pieces between break opportunities, in text order.
     let segments: [Segment]
-    /// Advance of each grapheme cluster, in 1/1024 px.
-    let clusterAdvances: [Int32]
-    /// How much wider each cluster is when a line ends right after it (kerning with the next cluster
-    /// is lost), in 1/1024 px.
-    let clusterBreakAdjust: [Int32]
-    /// What layout needs to know about each cluster besides its width.
-    let clusterFlags: [ClusterFlags]
-    /// Byte range of each grapheme cluster in `text.utf8`.
-    let clusterStarts: [Int32]
-    let clusterEnds: [Int32]
+    /// Every grapheme cluster, in text order.
+    let clusters: [PreparedCluster]
 
-    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusterAdvances: [Int32],
-         clusterBreakAdjust: [Int32], clusterFlags: [ClusterFlags], clusterStarts: [Int32], clusterEnds: [Int32]) {
+    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster]) {
         self.text = text
         self.style = style
         self.lineHeight = lineHeight
         self.segments = segments
-        self.clusterAdvances = clusterAdvances
-        self.clusterBreakAdjust = clusterBreakAdjust
-        self.clusterFlags = clusterFlags
-        self.clusterStarts = clusterStarts
-        self.clusterEnds = clusterEnds
+        self.clusters = clusters
     }
 
     /// Approximate heap bytes held by the prepared form (not counting the text itself).
     public var byteCount: Int {
-        segments.capacity * MemoryLayout<Segment>.stride + clusterAdvances.capacity * 4
-            + clusterBreakAdjust.capacity * 4 + clusterFlags.capacity + clusterStarts.capacity * 4
-            + clusterEnds.capacity * 4
+        segments.capacity * MemoryLayout<Segment>.stride + clusters.capacity * MemoryLayout<PreparedCluster>.stride
     }
+}
+
+/// One grapheme cluster as layout sees it.
+struct PreparedCluster: Hashable, Sendable {
+    /// Byte range in `text.utf8`.
+    var start: Int32
+    var end: Int32
+    /// Advance in 1/1024 px.
+    var advance: Int32
+    /// How much wider the cluster is when a line ends right after it (its kerning with the next
+    /// cluster is lost), in 1/1024 px.
+    var breakAdjust: Int32
+    var flags: ClusterFlags
 }
 
 /// Per-cluster facts used by the line breaker.

@@ -9,17 +9,72 @@ import CUnicodeBreak
 /// such a piece shapes the same on its own. When a run mixes cached and new pieces, only the new
 /// stretches are shaped, and if HarfBuzz reports that a stretch interacts with its cached neighbours,
 /// the whole run is shaped instead. Keys include the font and size, script, direction, the piece's
-/// bytes and the character before it. The differential test against Pango and a test comparing
+/// bytes (pieces over 32 bytes are not cached) and the character before it. The differential test against Pango and a test comparing
 /// cached with uncached preparation over the corpus keep this honest.
 ///
-/// Thread safety: 16 shards, each an LRU behind its own lock; any number of threads at once.
+/// Thread safety: one LRU behind one lock, taken once per run for all of its look-ups (and once to
+/// store what was shaped); any number of threads at once.
 final class ShapeCache: Sendable {
+    /// Up to 32 bytes of text stored inline: no allocation per look-up.
+    struct PieceBytes: Hashable, Sendable {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var count: UInt8 = 0
+
+        static let capacity = 32
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count <= Self.capacity else { return nil }
+            count = UInt8(bytes.count)
+            withUnsafeMutableBytes(of: &words) { raw in
+                raw.copyMemory(from: UnsafeRawBufferPointer(bytes))
+            }
+        }
+
+        static func == (lhs: PieceBytes, rhs: PieceBytes) -> Bool {
+            lhs.count == rhs.count && lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1
+                && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(count)
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+        }
+    }
+
     struct Key: Hashable, Sendable {
         var font: ObjectIdentifier
         var script: UInt32
         var rightToLeft: Bool
         var before: UInt32
-        var text: TextKey
+        var text: PieceBytes
+        /// Computed once: the dictionary hash.
+        var hash = 0
+
+        init(font: ObjectIdentifier, script: UInt32, rightToLeft: Bool, before: UInt32, text: PieceBytes) {
+            self.font = font
+            self.script = script
+            self.rightToLeft = rightToLeft
+            self.before = before
+            self.text = text
+            var hasher = Hasher()
+            hasher.combine(font)
+            hasher.combine(script)
+            hasher.combine(before)
+            hasher.combine(text)
+            hash = hasher.finalize()
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.font == rhs.font && lhs.script == rhs.script && lhs.before == rhs.before
+                && lhs.rightToLeft == rhs.rightToLeft && lhs.text == rhs.text
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
     }
 
     /// Per HarfBuzz cluster of the piece: its byte offset in the piece, advance and break adjustment.
@@ -36,29 +91,41 @@ final class ShapeCache: Sendable {
         var runsShapedWhole = 0
     }
 
-    /// Pieces longer than this (in UTF-8 bytes) are not cached.
-    static let maximumPieceLength = 64
-    private static let shardCount = 16
-    private let shards: [Locked<LRUDictionary<Key, [Cluster]>>]
-    private let counters = Locked(Statistics())
+    private struct State {
+        var pieces: LRUDictionary<Key, [Cluster]>
+        var statistics = Statistics()
+    }
+
+    private let state: Locked<State>
 
     init(capacity: Int) {
-        let perShard = max(1, capacity / Self.shardCount)
-        shards = (0..<Self.shardCount).map { _ in Locked(LRUDictionary(capacity: perShard)) }
+        state = Locked(State(pieces: LRUDictionary(capacity: max(1, capacity))))
     }
 
-    var statistics: Statistics { counters.withLock { $0 } }
-
-    private func shard(for key: Key) -> Locked<LRUDictionary<Key, [Cluster]>> {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(Self.shardCount))]
-    }
+    var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
     /// adjustment at its byte offset in the paragraph.
     func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-               font: HBFont, buffer: OpaquePointer, output: Shaper.Output) {
+               font: HBFont, scratch: PrepareScratch, output: Shaper.Output) {
+        let buffer = scratch.buffer
         // Piece boundaries: break opportunities at grapheme boundaries inside the run.
-        var bounds = [run.start]
+        var bounds = scratch.pieceBounds
+        var keys = scratch.pieceKeys
+        var cached = scratch.pieceShapes
+        defer {
+            // Hand the (emptied) lists back for the next run.
+            bounds.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+            cached.removeAll(keepingCapacity: true)
+            scratch.pieceBounds = bounds
+            scratch.pieceKeys = keys
+            scratch.pieceShapes = cached
+        }
+        scratch.pieceBounds = []
+        scratch.pieceKeys = []
+        scratch.pieceShapes = []
+        bounds.append(run.start)
         for offset in (run.start + 1)..<max(run.start + 1, run.end)
         where flags[offset] & UInt8(CUB_LINE_BREAK) != 0 && flags[offset] & UInt8(CUB_GRAPHEME_BOUNDARY) != 0 {
             bounds.append(offset)
@@ -68,27 +135,26 @@ final class ShapeCache: Sendable {
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
         let fontID = ObjectIdentifier(font)
 
-        var keys: [Key?] = []
-        var cached: [[Cluster]?] = []
-        keys.reserveCapacity(pieceCount)
-        cached.reserveCapacity(pieceCount)
-        var hits = 0
         for piece in 0..<pieceCount {
             let start = bounds[piece], end = bounds[piece + 1]
-            guard end - start <= Self.maximumPieceLength else {
+            guard let text = PieceBytes(UnsafeBufferPointer(rebasing: bytes[start..<end])) else {
                 keys.append(nil)
-                cached.append(nil)
                 continue
             }
             let before = start > 0 ? Self.scalar(before: start, in: bytes) : 0
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-            let key = Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
-                          text: TextKey(text))
-            let value = shard(for: key).withLock { $0.value(for: key) }
-            if value != nil { hits += 1 }
-            keys.append(key)
-            cached.append(value)
+            keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
+                            text: text))
         }
+        let hits = state.withLock { state -> Int in
+            var hits = 0
+            for key in keys {
+                let value = key.flatMap { state.pieces.value(for: $0) }
+                if value != nil { hits += 1 }
+                cached.append(value)
+            }
+            return hits
+        }
+        var shaped: [(Key, [Cluster])] = []
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
         // HarfBuzz's flags at the two joins say whether the stretch interacts with them.
@@ -109,28 +175,32 @@ final class ShapeCache: Sendable {
                 shapedWhole = true
                 break
             }
-            store(pieces: piece..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output)
+            collect(pieces: piece..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output,
+                    into: &shaped)
             piece = last + 1
         }
         if shapedWhole {
             Shaper.shape(run, of: bytes, font: font, buffer: buffer, output: output)
-            store(pieces: 0..<pieceCount, bounds: bounds, keys: keys, shapedEnd: run.end, output: output)
+            shaped.removeAll()
+            collect(pieces: 0..<pieceCount, bounds: bounds, keys: keys, shapedEnd: run.end, output: output, into: &shaped)
         } else {
             // Cached pieces last: the extended stretches wrote over their edge characters.
             for piece in 0..<pieceCount {
                 if let clusters = cached[piece] { Self.write(clusters, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
         }
-        counters.withLock { counters in
-            counters.hits += hits
-            counters.misses += pieceCount - hits
-            if shapedWhole { counters.runsShapedWhole += 1 }
+        state.withLock { state in
+            for (key, clusters) in shaped { state.pieces.set(clusters, for: key) }
+            state.statistics.hits += hits
+            state.statistics.misses += pieceCount - hits
+            if shapedWhole { state.statistics.runsShapedWhole += 1 }
         }
     }
 
-    /// Stores the pieces whose edges HarfBuzz marked safe to concatenate in the shaping just done
-    /// (which covered bytes up to `shapedEnd`; an edge at the end of a run has no flag to check).
-    private func store(pieces: Range<Int>, bounds: [Int], keys: [Key?], shapedEnd: Int, output: Shaper.Output) {
+    /// Collects, for storing, the pieces whose edges HarfBuzz marked safe to concatenate in the shaping
+    /// just done (which covered bytes up to `shapedEnd`; an edge at the end of a run has no flag to check).
+    private func collect(pieces: Range<Int>, bounds: [Int], keys: [Key?], shapedEnd: Int, output: Shaper.Output,
+                         into shaped: inout [(Key, [Cluster])]) {
         for piece in pieces {
             guard let key = keys[piece] else { continue }
             let start = bounds[piece], end = bounds[piece + 1]
@@ -141,7 +211,7 @@ final class ShapeCache: Sendable {
                 clusters.append(Cluster(offset: UInt16(offset - start), advance: output.advance[offset],
                                         breakAdjust: output.breakAdjust[offset]))
             }
-            shard(for: key).withLock { _ = $0.set(clusters, for: key) }
+            shaped.append((key, clusters))
         }
     }
 

@@ -1,27 +1,11 @@
 import CFreeType
 
-/// Shapes runs with HarfBuzz and turns glyph advances into advances per grapheme cluster.
+/// Shapes runs with HarfBuzz and reports glyph advances per HarfBuzz cluster.
 ///
 /// Widths are integers in 1/1024 px (the HarfBuzz font scale is size × 1024), unhinted and unrounded
 /// to pixels, exactly as Pango computes them; kerning and ligatures are on (HarfBuzz defaults).
-///
-/// Thread safety: `hb_buffer_t` belongs to one thread at a time, so buffers are checked out of a
-/// process-wide pool for the duration of one shaping call and returned afterwards.
+/// The `hb_buffer_t` passed in belongs to the calling thread (see ``PrepareScratch``).
 enum Shaper {
-    private static let pool = Locked<[HBBuffer]>([])
-
-    /// Runs `body` with a buffer no other thread is using.
-    static func withBuffer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
-        let buffer = pool.withLock { $0.popLast() } ?? HBBuffer()
-        defer {
-            hb_buffer_clear_contents(buffer.pointer)
-            pool.withLock { pool in
-                if pool.count < 64 { pool.append(buffer) }
-            }
-        }
-        return try body(buffer.pointer)
-    }
-
     /// Where shaping results go: per byte offset of the paragraph, the advance of the HarfBuzz cluster
     /// starting there, whether one starts there, its break adjustment, and whether HarfBuzz marked the
     /// boundary before it unsafe to concatenate.
@@ -78,19 +62,5 @@ enum Shaper {
                 output.breakAdjust[cluster] = nominal - positions[i].x_advance
             }
         }
-    }
-}
-
-/// An `hb_buffer_t` owned by Swift.
-final class HBBuffer: @unchecked Sendable {
-    // @unchecked: used by one thread at a time, enforced by `Shaper.withBuffer`'s pool.
-    let pointer: OpaquePointer
-
-    init() {
-        pointer = hb_buffer_create()
-    }
-
-    deinit {
-        hb_buffer_destroy(pointer)
     }
 }

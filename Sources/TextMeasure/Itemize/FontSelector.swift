@@ -1,0 +1,54 @@
+import CFreeType
+
+/// Answers "which font of the cascade draws this character?" with a table built once per cascade from
+/// each font's character map (`hb_face_collect_unicodes`): no cmap look-ups, no locks, while itemizing.
+///
+/// Thread safety: immutable after `init`.
+final class FontSelector: Sendable {
+    let fonts: [Font]
+    /// For scalars below `tableLimit`: 1 + the index of the first font covering it, or 0 for none.
+    private let firstFont: [UInt8]
+    /// The same for color fonts only (emoji presentation).
+    private let firstColorFont: [UInt8]
+    /// Planes 0 and 1 (BMP and SMP) hold every character the bundled fonts cover.
+    private static let tableLimit: UInt32 = 0x20000
+
+    init(cascade: FontCascade) {
+        fonts = cascade.fonts
+        var first = [UInt8](repeating: 0, count: Int(Self.tableLimit))
+        var color = [UInt8](repeating: 0, count: Int(Self.tableLimit))
+        // Later fonts first, so that earlier ones overwrite them.
+        for (index, font) in cascade.fonts.enumerated().reversed() {
+            let set = hb_set_create()
+            defer { hb_set_destroy(set) }
+            hb_face_collect_unicodes(font.face, set)
+            var codepoint = hb_codepoint_t.max   // HB_SET_VALUE_INVALID: start before the first
+            let value = UInt8(min(index + 1, 255))
+            while hb_set_next(set, &codepoint) != 0 && codepoint < Self.tableLimit {
+                first[Int(codepoint)] = value
+                if font.isColor { color[Int(codepoint)] = value }
+            }
+        }
+        firstFont = first
+        firstColorFont = color
+    }
+
+    /// The first font covering `scalar`, or nil.
+    @inline(__always)
+    func firstCovering(_ scalar: UInt32) -> Int? {
+        if scalar < Self.tableLimit {
+            let value = firstFont[Int(scalar)]
+            return value == 0 ? nil : Int(value) - 1
+        }
+        return fonts.firstIndex { $0.covers(scalar) }
+    }
+
+    /// The first color font covering `scalar`, or nil.
+    func firstColorCovering(_ scalar: UInt32) -> Int? {
+        if scalar < Self.tableLimit {
+            let value = firstColorFont[Int(scalar)]
+            return value == 0 ? nil : Int(value) - 1
+        }
+        return fonts.firstIndex { $0.isColor && $0.covers(scalar) }
+    }
+}

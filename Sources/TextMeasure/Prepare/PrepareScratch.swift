@@ -1,0 +1,78 @@
+import CFreeType
+
+/// Working memory for one preparation at a time, pooled so that preparing a text allocates only its
+/// result: a HarfBuzz buffer, per-byte arrays, and the itemizer's and shape cache's lists.
+///
+/// Thread safety: a scratch belongs to one thread between ``withScratch(_:)``'s check-out and return
+/// (an `hb_buffer_t` must not be shared); the pool itself is behind a lock.
+final class PrepareScratch: @unchecked Sendable {
+    // @unchecked: used by one thread at a time, enforced by the pool.
+    let buffer: OpaquePointer
+    private(set) var capacity = 0
+    /// Per byte of the paragraph: break flags (from ICU), HarfBuzz cluster advance, break adjustment,
+    /// unsafe-to-concat mark and cluster start, and the grapheme cluster the byte belongs to.
+    private(set) var flags = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    private(set) var advance = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    private(set) var breakAdjust = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    private(set) var isUnsafe = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
+    private(set) var isClusterStart = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
+    private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    var clusters: [Itemizer.Cluster] = []
+    var runs: [Run] = []
+    var pieceBounds: [Int] = []
+    var pieceKeys: [ShapeCache.Key?] = []
+    var pieceShapes: [[ShapeCache.Cluster]?] = []
+
+    private static let pool = Locked<[PrepareScratch]>([])
+
+    private init() {
+        buffer = hb_buffer_create()
+    }
+
+    deinit {
+        hb_buffer_destroy(buffer)
+        release()
+    }
+
+    /// Runs `body` with a scratch no other thread is using.
+    static func withScratch<R>(_ body: (PrepareScratch) throws -> R) rethrows -> R {
+        let scratch = pool.withLock { $0.popLast() } ?? PrepareScratch()
+        defer {
+            hb_buffer_clear_contents(scratch.buffer)
+            // Keep the pool and each scratch bounded: a huge text does not pin its memory.
+            if scratch.capacity > 1 << 20 { scratch.release() }
+            pool.withLock { pool in
+                if pool.count < 64 { pool.append(scratch) }
+            }
+        }
+        return try body(scratch)
+    }
+
+    /// Makes the per-byte arrays hold at least `count` entries.
+    func reserve(bytes count: Int) {
+        guard count > capacity else { return }
+        release()
+        capacity = max(count, 256)
+        flags = .allocate(capacity: capacity)
+        advance = .allocate(capacity: capacity)
+        breakAdjust = .allocate(capacity: capacity)
+        isUnsafe = .allocate(capacity: capacity)
+        isClusterStart = .allocate(capacity: capacity)
+        clusterAtByte = .allocate(capacity: capacity)
+    }
+
+    var shaperOutput: Shaper.Output {
+        Shaper.Output(advance: advance, isClusterStart: isClusterStart, breakAdjust: breakAdjust, isUnsafe: isUnsafe)
+    }
+
+    private func release() {
+        guard capacity > 0 else { return }
+        flags.deallocate()
+        advance.deallocate()
+        breakAdjust.deallocate()
+        isUnsafe.deallocate()
+        isClusterStart.deallocate()
+        clusterAtByte.deallocate()
+        capacity = 0
+    }
+}
