@@ -47,15 +47,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// A width and a model, with the model's hash computed once per call rather than once per
     /// dictionary probe (checking the retained widths probes several keys for one model).
+    @usableFromInline
     struct Key: Hashable, Sendable {
-        var width: Int
-        var model: Model
-        var modelHash: Int
+        @usableFromInline var width: Int
+        @usableFromInline var model: Model
+        @usableFromInline var modelHash: Int
 
+        @inlinable
         init(width: Int, model: Model) {
             self.init(width: width, model: model, modelHash: model.hashValue)
         }
 
+        @inlinable
         init(width: Int, model: Model, modelHash: Int) {
             self.width = width
             self.model = model
@@ -66,10 +69,12 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             Key(width: other, model: model, modelHash: modelHash)
         }
 
+        @inlinable
         static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.width == rhs.width && lhs.modelHash == rhs.modelHash && lhs.model == rhs.model
         }
 
+        @inlinable
         func hash(into hasher: inout Hasher) {
             hasher.combine(width)
             hasher.combine(modelHash)
@@ -96,6 +101,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     /// A measurement under way; callers wanting the same key wait for it.
+    @usableFromInline
     final class Pending: @unchecked Sendable {
         // Every field is read and written under the cache's lock, except `result`, which is written
         // before `done` is signalled and read by waiters only after waiting on it. `done` is made by
@@ -106,14 +112,15 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         var isStale = false
     }
 
+    @usableFromInline
     struct State {
-        var entries: LRUDictionary<Key, RowMeasurement>
+        @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
         var keysByWidth: [Int: Set<Key>] = [:]
         /// Entries per model hash: a model with none skips probing the retained widths.
         var entriesByModelHash: [Int: Int] = [:]
-        var widths: LRUDictionary<Int, Void>
+        @usableFromInline var widths: LRUDictionary<Int, Void>
         var pending: [Key: Pending] = [:]
-        var statistics = Statistics()
+        @usableFromInline var statistics = Statistics()
         /// Sum and count of measured heights per width, for the default estimate.
         var measuredByWidth: [Int: (sum: Double, count: Int)] = [:]
         var tallestByWidth: [Int: Double] = [:]
@@ -132,7 +139,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     private let measure: @Sendable (Model, Double) -> Measured
     /// Arguments: model, width, the learned scale for the expected text height.
     private let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
     private init(
         capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
@@ -209,14 +216,29 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// The exact height of `model`'s row at `width`: from the cache, or measured now and cached.
     ///
     /// `width` must be a finite number greater than 0 (a precondition, like an array index).
+    @inlinable
     public func height(for model: Model, width: Double) -> Double {
         measurement(for: model, width: width).height
     }
 
     /// The full measurement of `model`'s row at `width`, cached like ``height(for:width:)``.
+    @inlinable
     public func measurement(for model: Model, width: Double) -> RowMeasurement {
         precondition(width.isFinite && width > 0, "HeightCache: width must be a finite number greater than 0, got \(width)")
         let key = Key(width: Self.widthKey(width), model: model)
+        // The common case, inlined into the caller so that it is specialized for `Model`: a hit at
+        // the width used last. Everything else (other widths, range reuse, misses) goes the long way.
+        let hit = state.withLock { state -> RowMeasurement? in
+            guard state.widths.newestKey == key.width, let found = state.entries.value(for: key) else { return nil }
+            state.statistics.hits += 1
+            return found
+        }
+        return hit ?? measurement(for: key, width: width)
+    }
+
+    @usableFromInline
+    func measurement(for key: Key, width: Double) -> RowMeasurement {
+        let model = key.model
         let lookup = state.withLock { state -> Lookup in
             if let found = Self.cached(key, width: width, in: &state) { return .found(found) }
             if let pending = state.pending[key] {
@@ -260,6 +282,14 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             for _ in 0..<waiters { done?.signal() }
             return result
         }
+    }
+
+    /// Measures, on all cores, the rows among `models` that have no height at `width` yet (the rows
+    /// just below the visible ones, say), and returns every height in order. Rows already cached cost
+    /// a look-up.
+    @discardableResult
+    public func prefetch(_ models: [Model], width: Double) -> [Double] {
+        TextMeasurer.concurrentMap(models) { self.height(for: $0, width: width) }
     }
 
     /// The cached height at `width` (or one valid there), without measuring or estimating.
@@ -333,6 +363,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     // MARK: Internals
 
     /// Widths are keyed in 1/1024 px, the text engine's unit.
+    @inlinable
     static func widthKey(_ width: Double) -> Int {
         Int((width * 1024).rounded())
     }

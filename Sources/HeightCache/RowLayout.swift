@@ -122,7 +122,7 @@ public struct RowLayout<Model>: Sendable {
             let available = width - horizontal
             let clamped = available < Self.narrowest
             do throws(TextMeasureError) {
-                let m = try texts.measure(text, style: style, width: clamped ? Self.narrowest : available)
+                let m = try texts.measure(text, style: style, width: clamped ? Self.narrowest : available, withLines: false)
                 height += m.height
                 textHeight += m.height
                 lines += m.lineCount

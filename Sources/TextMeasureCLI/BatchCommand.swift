@@ -75,7 +75,7 @@ struct BatchProcessor: Sendable {
         self.texts = texts
         cache = HeightCache(capacity: cachedItems, retainedWidths: 64, measurement: { item, width in
             // `process` validated the style and width, so laying out cannot fail.
-            guard let m = try? texts.measure(item.text.text, style: item.style, width: width) else {
+            guard let m = try? texts.measure(item.text.text, style: item.style, width: width, withLines: false) else {
                 preconditionFailure("batch item failed to measure after validation")
             }
             return RowMeasurement(height: m.height, validWidths: m.validWidths, lineCount: m.lineCount,
@@ -85,22 +85,12 @@ struct BatchProcessor: Sendable {
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
     func process(_ lines: [String]) -> String {
-        guard !lines.isEmpty else { return "" }
-        let blockSize = 32
-        let blocks = (lines.count + blockSize - 1) / blockSize
-        let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: blocks)
-        outputs.initialize(repeating: "")
-        defer { outputs.deallocate() }
-        let slots = UncheckedSendable(outputs)
-        DispatchQueue.concurrentPerform(iterations: blocks) { block in
+        TextMeasurer.concurrentMap(lines) { line in
             var text = ""
-            for line in lines[(block * blockSize)..<min(lines.count, (block + 1) * blockSize)] {
-                process(line).write(to: &text)
-                text += "\n"
-            }
-            slots.value[block] = text   // each block writes only its own slot
-        }
-        return outputs.joined()
+            process(line).write(to: &text)
+            text += "\n"
+            return text
+        }.joined()
     }
 
     func process(_ line: String) -> JSONValue {
@@ -149,10 +139,4 @@ struct BatchProcessor: Sendable {
     static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> JSONValue {
         .object([("error", .string(message))] + extras)
     }
-}
-
-/// Hands a value to concurrent closures that each touch a disjoint part of it.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

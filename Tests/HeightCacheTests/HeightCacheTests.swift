@@ -168,3 +168,16 @@ struct HeightCacheTests {
         #expect(cache.statistics.entries <= 500)
     }
 }
+
+@Suite("Prefetching")
+struct PrefetchTests {
+    @Test func prefetchMeasuresMissingRowsOnceAndReturnsHeightsInOrder() {
+        let calls = Counter()
+        let cache = HeightCache<Int>(measure: { model, width in calls.increment(); return Double(model) + width })
+        _ = cache.height(for: 3, width: 100)
+        let heights = cache.prefetch(Array(0..<200), width: 100)
+        #expect(heights == (0..<200).map { Double($0) + 100 })
+        #expect(calls.count == 200)
+        #expect(cache.statistics.entries == 200)
+    }
+}

@@ -34,3 +34,21 @@ struct ConcurrencyTests {
         #expect(fonts.allSatisfy { $0 === fonts[0] })
     }
 }
+
+@Suite("Batch measurement")
+struct BatchMeasurementTests {
+    @Test func manyRequestsComeBackInOrderWithErrorsInTheirSlots() throws {
+        let measurer = Fixtures.measurer
+        var requests = Fixtures.corpus.map { MeasureRequest(text: $0, style: TextStyle(size: 15), width: 200) }
+        requests.insert(MeasureRequest(text: "bad", style: TextStyle(size: 15), width: -1), at: 7)
+        let results = measurer.measure(requests)
+        #expect(results.count == requests.count)
+        for (request, result) in zip(requests, results) {
+            if request.width < 0 {
+                #expect(throws: TextMeasureError.invalidWidth(-1)) { try result.get() }
+            } else {
+                #expect(try result.get() == measurer.measure(request.text, style: request.style, width: request.width))
+            }
+        }
+    }
+}

@@ -1,48 +1,62 @@
 /// A dictionary with a capacity that evicts its least recently used entry: O(1) look-up, insertion,
 /// promotion and eviction (a slab of nodes linked into a recency list, indexed by a hash table).
 ///
-/// Not thread-safe by itself: the caches that use it guard it with a mutex.
-package struct LRUDictionary<Key: Hashable, Value> {
-    private struct Node {
-        var key: Key
-        var value: Value
-        var newer: Int
-        var older: Int
+/// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Public and inlinable,
+/// like ``Locked``, so that generic caches built on it are specialized where they are used.
+public struct LRUDictionary<Key: Hashable, Value> {
+    @usableFromInline
+    struct Node {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var newer: Int
+        @usableFromInline var older: Int
+
+        @inlinable
+        init(key: Key, value: Value, newer: Int, older: Int) {
+            self.key = key
+            self.value = value
+            self.newer = newer
+            self.older = older
+        }
     }
 
-    private var nodes: [Node] = []
-    private var free: [Int] = []
-    private var index: [Key: Int] = [:]
-    private var newest = -1
-    private var oldest = -1
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var free: [Int] = []
+    @usableFromInline var index: [Key: Int] = [:]
+    @usableFromInline var newest = -1
+    @usableFromInline var oldest = -1
 
     /// The most entries kept; inserting beyond it evicts the least recently used.
-    package var capacity: Int {
+    public var capacity: Int {
         didSet { while count > capacity { _ = removeOldest() } }
     }
 
-    package init(capacity: Int) {
+    @inlinable
+    public init(capacity: Int) {
         precondition(capacity > 0, "an LRU dictionary needs a capacity of at least 1")
         self.capacity = capacity
     }
 
-    package var count: Int { index.count }
+    @inlinable
+    public var count: Int { index.count }
 
     /// The value for `key`, marking it most recently used.
-    package mutating func value(for key: Key) -> Value? {
+    @inlinable
+    public mutating func value(for key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
         promote(slot)
         return nodes[slot].value
     }
 
     /// The value for `key` without changing its recency.
-    package func peek(_ key: Key) -> Value? {
+    @inlinable
+    public func peek(_ key: Key) -> Value? {
         index[key].map { nodes[$0].value }
     }
 
     /// Stores `value` for `key` as the most recently used entry; returns the entries evicted to make room.
-    @discardableResult
-    package mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
+    @inlinable @discardableResult
+    public mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
         if let slot = index[key] {
             nodes[slot].value = value
             promote(slot)
@@ -67,8 +81,8 @@ package struct LRUDictionary<Key: Hashable, Value> {
     }
 
     /// Removes the entry for `key`, returning its value.
-    @discardableResult
-    package mutating func removeValue(for key: Key) -> Value? {
+    @inlinable @discardableResult
+    public mutating func removeValue(for key: Key) -> Value? {
         guard let slot = index.removeValue(forKey: key) else { return nil }
         unlink(slot)
         free.append(slot)
@@ -76,14 +90,16 @@ package struct LRUDictionary<Key: Hashable, Value> {
     }
 
     /// Removes and returns the least recently used entry.
-    package mutating func removeOldest() -> (key: Key, value: Value)? {
+    @inlinable
+    public mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0 else { return nil }
         let node = nodes[oldest]
         removeValue(for: node.key)
         return (node.key, node.value)
     }
 
-    package mutating func removeAll() {
+    @inlinable
+    public mutating func removeAll() {
         nodes.removeAll()
         free.removeAll()
         index.removeAll()
@@ -91,8 +107,13 @@ package struct LRUDictionary<Key: Hashable, Value> {
         oldest = -1
     }
 
+    /// The most recently used key.
+    @inlinable
+    public var newestKey: Key? { newest >= 0 ? nodes[newest].key : nil }
+
     /// Keys from most to least recently used.
-    package var keysByRecency: [Key] {
+    @inlinable
+    public var keysByRecency: [Key] {
         var keys: [Key] = []
         var slot = newest
         while slot >= 0 {
@@ -102,7 +123,8 @@ package struct LRUDictionary<Key: Hashable, Value> {
         return keys
     }
 
-    private mutating func promote(_ slot: Int) {
+    @inlinable
+    mutating func promote(_ slot: Int) {
         guard slot != newest else { return }
         unlink(slot)
         nodes[slot].older = newest
@@ -112,7 +134,8 @@ package struct LRUDictionary<Key: Hashable, Value> {
         if oldest < 0 { oldest = slot }
     }
 
-    private mutating func unlink(_ slot: Int) {
+    @inlinable
+    mutating func unlink(_ slot: Int) {
         let node = nodes[slot]
         if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
         if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldest = node.newer }

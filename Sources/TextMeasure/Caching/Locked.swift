@@ -4,17 +4,19 @@ import Glibc
 import Darwin
 #endif
 
-/// State behind a `pthread_mutex_t`, reached only through ``withLock(_:)``.
+/// State behind a `pthread_mutex_t`, reached only through ``withLock(_:)``. A building block of the
+/// package's caches, public (and inlinable) so that generic caches built on it are specialized in
+/// the code that uses them.
 ///
 /// Used instead of `Synchronization.Mutex` because the thread sanitizer understands pthread mutexes
 /// (it intercepts them) but not Mutex's raw futex calls on Linux, which it reports as races. The cost
 /// is the same: an uncontended lock and unlock.
-package final class Locked<State>: @unchecked Sendable {
+public final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched while `mutex` is held.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var state: State
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var state: State
 
-    package init(_ state: State) {
+    public init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -27,7 +29,8 @@ package final class Locked<State>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    @inlinable
+    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -52,9 +52,11 @@ public final class PreparedTextCache: Sendable {
     }
 
     /// Measures `text` at `width`, preparing it only the first time it is seen in this style.
-    public func measure(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMeasurement {
+    /// `withLines: false` skips the per-line detail (see ``PreparedText/layout(width:withLines:)``).
+    public func measure(_ text: String, style: TextStyle, width: Double, withLines: Bool = true)
+        throws(TextMeasureError) -> TextMeasurement {
         _ = try PreparedText.units(width: width)
-        return try prepared(text, style: style).layout(width: width)
+        return try prepared(text, style: style).layout(width: width, withLines: withLines)
     }
 
     public var statistics: Statistics {

@@ -64,9 +64,12 @@ extension PreparedText {
         return measurement(outcome, lines: lines)
     }
 
-    /// Line count only, for callers that need no per-line detail (no allocation).
-    func measureHeight(width: Double, maxLines: Int) throws(TextMeasureError) -> TextMeasurement {
-        let outcome = LineBreaker.layout(self, width: try Self.units(width: width), maxLines: maxLines)
+    /// Lays the text out at `width` with the style's line limit; with `withLines: false` the result's
+    /// ``TextMeasurement/lines`` is empty and nothing is allocated (height, line count, truncation and
+    /// valid widths only: what a height cache needs).
+    public func layout(width: Double, withLines: Bool) throws(TextMeasureError) -> TextMeasurement {
+        if withLines { return try layout(width: width) }
+        let outcome = LineBreaker.layout(self, width: try Self.units(width: width), maxLines: style.maxLines)
         return measurement(outcome, lines: [])
     }
 

@@ -1,0 +1,53 @@
+import Dispatch
+
+/// One text to measure in a batch.
+public struct MeasureRequest: Hashable, Sendable {
+    public var text: String
+    public var style: TextStyle
+    public var width: Double
+
+    public init(text: String, style: TextStyle, width: Double) {
+        self.text = text
+        self.style = style
+        self.width = width
+    }
+}
+
+extension TextMeasurer {
+    /// Measures many texts at once on all cores (for prefetching the rows just below the visible
+    /// ones, or a server building a feed). Results come back in the order of `requests`; a request
+    /// that cannot be measured gets its error in its slot and the others go on.
+    public func measure(_ requests: [MeasureRequest]) -> [Result<TextMeasurement, TextMeasureError>] {
+        Self.concurrentMap(requests) { request in
+            Result { () throws(TextMeasureError) -> TextMeasurement in
+                try measure(request.text, style: request.style, width: request.width)
+            }
+        }
+    }
+
+    /// `transform` applied to every element on all cores, results in order. Elements are handed out
+    /// in blocks so that one slow element does not hold the others back.
+    package static func concurrentMap<Element: Sendable, Result: Sendable>(
+        _ elements: [Element], _ transform: @Sendable (Element) -> Result
+    ) -> [Result] {
+        guard elements.count > 1 else { return elements.map(transform) }
+        let blockSize = max(1, min(64, elements.count / 16))
+        let blocks = (elements.count + blockSize - 1) / blockSize
+        return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+            let slots = SendableBuffer(buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: blocks) { block in
+                for index in (block * blockSize)..<min(elements.count, (block + 1) * blockSize) {
+                    // Each index is written by exactly one block.
+                    (slots.base + index).initialize(to: transform(elements[index]))
+                }
+            }
+            initialized = elements.count
+        }
+    }
+}
+
+/// A buffer's base address handed to concurrent closures that write disjoint elements.
+package struct SendableBuffer<Element>: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<Element>
+    package init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
+}
