@@ -19,7 +19,9 @@ import TextMeasure
 /// never share a height.
 ///
 /// **Memory.** At most ``capacity`` entries, least recently used evicted first. An entry costs about
-/// 140 bytes plus the model's own size (measured: see the README's performance section).
+/// 260 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
+/// `Benchmarks/` package: 100,000 entries take about 25 MB); storage for up to 16,384 entries is
+/// reserved when the cache is made.
 ///
 /// **Thread safety.** Any number of threads or tasks may call any method at once. State is guarded by
 /// one mutex that is never held while measuring; two callers missing the same key at once share one
@@ -115,7 +117,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
-        var keysByWidth: [Int: Set<Key>] = [:]
         /// Entries per model hash: a model with none skips probing the retained widths.
         var entriesByModelHash: [Int: Int] = [:]
         @usableFromInline var widths: LRUDictionary<Int, Void>
@@ -153,7 +154,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.fallbackEstimate = fallbackEstimate
         self.measure = measuring
         self.estimator = estimating
-        state = Locked(State(entries: LRUDictionary(capacity: capacity), widths: LRUDictionary(capacity: retainedWidths)))
+        state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 16_384)),
+                             widths: LRUDictionary(capacity: retainedWidths)))
     }
 
     /// A cache around a closure that measures a model at a width. Its heights hold only at the width
@@ -332,10 +334,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     public func invalidate(_ model: Model) {
         state.withLock { state in
             let any = Key(width: 0, model: model)
-            for width in Array(state.keysByWidth.keys) {
-                let key = any.at(width: width)
-                if state.keysByWidth[width]?.remove(key) != nil { Self.removeEntry(key, in: &state) }
-            }
+            for width in state.widths.keysByRecency { Self.removeEntry(any.at(width: width), in: &state) }
             for (key, pending) in state.pending where key.model == model { pending.isStale = true }
         }
     }
@@ -344,7 +343,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     public func removeAll() {
         state.withLock { state in
             state.entries.removeAll()
-            state.keysByWidth.removeAll()
             state.entriesByModelHash.removeAll()
             state.widths.removeAll()
             for pending in state.pending.values { pending.isStale = true }
@@ -377,14 +375,16 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return found
         }
         guard state.entriesByModelHash[key.modelHash, default: 0] > 0 else { return nil }
-        for other in state.widths.keysByRecency where other != key.width {
-            if let found = state.entries.peek(key.at(width: other)), found.validWidths.contains(width) {
-                state.statistics.rangeHits += 1
-                insert(found, for: key, in: &state)
-                return found
-            }
+        // Reads only: no copy of the entries is held when `insert` mutates them below.
+        let reusable = state.widths.firstByRecency { other -> RowMeasurement? in
+            guard other != key.width, let found = state.entries.peek(key.at(width: other)),
+                  found.validWidths.contains(width) else { return nil }
+            return found
         }
-        return nil
+        guard let found = reusable else { return nil }
+        state.statistics.rangeHits += 1
+        insert(found, for: key, in: &state)
+        return found
     }
 
     private func store(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
@@ -395,17 +395,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     private static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
         let isNew = state.entries.peek(key) == nil
         for evicted in state.entries.set(measurement, for: key) {
-            state.keysByWidth[evicted.key.width]?.remove(evicted.key)
             countEntry(of: evicted.key, by: -1, in: &state)
             state.statistics.evictions += 1
         }
-        if isNew {
-            state.keysByWidth[key.width, default: []].insert(key)
-            countEntry(of: key, by: 1, in: &state)
-        }
+        if isNew { countEntry(of: key, by: 1, in: &state) }
     }
 
-    /// Removes one entry (its width's key set is the caller's business).
+    /// Removes one entry.
     private static func removeEntry(_ key: Key, in state: inout State) {
         if state.entries.removeValue(for: key) != nil { countEntry(of: key, by: -1, in: &state) }
     }
@@ -419,8 +415,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// entries with it.
     private static func touch(width: Int, in state: inout State) {
         for dropped in state.widths.set((), for: width) {
-            for key in state.keysByWidth.removeValue(forKey: dropped.key) ?? [] {
-                removeEntry(key, in: &state)
+            // Widths drop rarely (only past `retainedWidths`): one pass over the entries.
+            for key in state.entries.removeAll(where: { $0.width == dropped.key }) {
+                countEntry(of: key, by: -1, in: &state)
                 state.statistics.evictions += 1
             }
             state.measuredByWidth[dropped.key] = nil

@@ -1,8 +1,12 @@
 import ArgumentParser
-import Dispatch
-import Foundation
 import HeightCache
 import TextMeasure
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +34,7 @@ struct BatchCommand: ParsableCommand {
         var lines: [String] = []
         lines.reserveCapacity(chunk)
         func flush() {
-            FileHandle.standardOutput.write(Data(processor.process(lines).utf8))
+            StandardStream.write(processor.process(lines), to: STDOUT_FILENO)
             lines.removeAll(keepingCapacity: true)
         }
         while let line = readLine(strippingNewline: true) {
@@ -41,12 +45,12 @@ struct BatchCommand: ParsableCommand {
         if stats {
             let s = processor.cache.statistics
             let t = processor.texts.statistics
-            FileHandle.standardError.write(Data("""
+            StandardStream.write("""
                 heights: \(s.hits) hits, \(s.rangeHits) range hits, \(s.misses) measured, \(s.entries) held
                 prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
                 shaped pieces: \(measurer.shapingStatistics.pieceHits) reused, \(measurer.shapingStatistics.pieceMisses) shaped, \(measurer.shapingStatistics.runsShapedWhole) runs shaped whole
 
-                """.utf8))
+                """, to: STDERR_FILENO)
         }
     }
 }
@@ -75,7 +79,7 @@ struct BatchProcessor: Sendable {
         self.texts = texts
         cache = HeightCache(capacity: cachedItems, retainedWidths: 64, measurement: { item, width in
             // `process` validated the style and width, so laying out cannot fail.
-            guard let m = try? texts.measure(item.text.text, style: item.style, width: width, withLines: false) else {
+            guard let m = try? texts.measure(item.text, style: item.style, width: width, withLines: false) else {
                 preconditionFailure("batch item failed to measure after validation")
             }
             return RowMeasurement(height: m.height, validWidths: m.validWidths, lineCount: m.lineCount,
@@ -138,5 +142,24 @@ struct BatchProcessor: Sendable {
 
     static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> JSONValue {
         .object([("error", .string(message))] + extras)
+    }
+}
+
+/// Writes to standard output or error without Foundation (which would add its start-up cost, and
+/// Foundation's own ICU, to every run of the command).
+enum StandardStream {
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return   // a closed pipe: nothing more can be delivered
+                }
+                offset += written
+            }
+        }
     }
 }

@@ -31,10 +31,16 @@ public struct LRUDictionary<Key: Hashable, Value> {
         didSet { while count > capacity { _ = removeOldest() } }
     }
 
+    /// An empty dictionary holding at most `capacity` entries; `reserving` entries' storage is
+    /// allocated up front (growing by doubling later briefly holds both the old and the new storage).
     @inlinable
-    public init(capacity: Int) {
+    public init(capacity: Int, reserving reserved: Int = 0) {
         precondition(capacity > 0, "an LRU dictionary needs a capacity of at least 1")
         self.capacity = capacity
+        if reserved > 0 {
+            nodes.reserveCapacity(min(reserved, capacity))
+            index.reserveCapacity(min(reserved, capacity))
+        }
     }
 
     @inlinable
@@ -107,9 +113,36 @@ public struct LRUDictionary<Key: Hashable, Value> {
         oldest = -1
     }
 
+    /// Removes every entry whose key matches; returns their keys. O(n).
+    @inlinable @discardableResult
+    public mutating func removeAll(where shouldRemove: (Key) -> Bool) -> [Key] {
+        var removed: [Key] = []
+        var slot = newest
+        while slot >= 0 {
+            let next = nodes[slot].older
+            if shouldRemove(nodes[slot].key) {
+                removed.append(nodes[slot].key)
+                removeValue(for: nodes[slot].key)
+            }
+            slot = next
+        }
+        return removed
+    }
+
     /// The most recently used key.
     @inlinable
     public var newestKey: Key? { newest >= 0 ? nodes[newest].key : nil }
+
+    /// The first key, from most to least recently used, for which `body` returns a value; that value.
+    @inlinable
+    public func firstByRecency<R>(_ body: (Key) -> R?) -> R? {
+        var slot = newest
+        while slot >= 0 {
+            if let result = body(nodes[slot].key) { return result }
+            slot = nodes[slot].older
+        }
+        return nil
+    }
 
     /// Keys from most to least recently used.
     @inlinable

@@ -37,14 +37,19 @@ public final class PreparedTextCache: Sendable {
 
     /// The prepared form of `text` in `style`, from the cache or prepared now.
     public func prepared(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
-        let key = Key(text: TextKey(text), style: style)
+        try prepared(TextKey(text), style: style)
+    }
+
+    /// The same, for a text already wrapped in a ``TextKey`` (hashed once, wherever it is used).
+    public func prepared(_ text: TextKey, style: TextStyle) throws(TextMeasureError) -> PreparedText {
+        let key = Key(text: text, style: style)
         let cached = state.withLock { state -> PreparedText? in
             let value = state.store.value(for: key)
             if value != nil { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
             return value
         }
         if let cached { return cached }
-        let prepared = try measurer.prepare(text, style: style)
+        let prepared = try measurer.prepare(text.text, style: style)
         state.withLock { state in
             state.statistics.evictions += state.store.set(prepared, for: key).count
         }
@@ -54,6 +59,12 @@ public final class PreparedTextCache: Sendable {
     /// Measures `text` at `width`, preparing it only the first time it is seen in this style.
     /// `withLines: false` skips the per-line detail (see ``PreparedText/layout(width:withLines:)``).
     public func measure(_ text: String, style: TextStyle, width: Double, withLines: Bool = true)
+        throws(TextMeasureError) -> TextMeasurement {
+        try measure(TextKey(text), style: style, width: width, withLines: withLines)
+    }
+
+    /// The same, for a text already wrapped in a ``TextKey``.
+    public func measure(_ text: TextKey, style: TextStyle, width: Double, withLines: Bool = true)
         throws(TextMeasureError) -> TextMeasurement {
         _ = try PreparedText.units(width: width)
         return try prepared(text, style: style).layout(width: width, withLines: withLines)

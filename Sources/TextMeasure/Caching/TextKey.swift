@@ -7,17 +7,24 @@ import Darwin
 /// A string compared and hashed by its UTF-8 bytes: much cheaper than `String`'s own `Hashable`,
 /// which normalizes non-ASCII text to NFC first. Canonically equivalent but differently encoded texts
 /// are different keys, which for caches costs at most a miss (and they may shape differently anyway).
+///
+/// The hash is computed once, when the key is made, so a key used in several caches is hashed once.
 public struct TextKey: Hashable, Sendable {
     public let text: String
+    private let hash: Int
 
     public init(_ text: String) {
         var text = text
         text.makeContiguousUTF8()
         self.text = text
+        var hasher = Hasher()
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
+        hash = hasher.finalize()
     }
 
     public static func == (lhs: TextKey, rhs: TextKey) -> Bool {
-        guard lhs.text.utf8.count == rhs.text.utf8.count else { return false }
+        guard lhs.hash == rhs.hash, lhs.text.utf8.count == rhs.text.utf8.count else { return false }
         let equal = lhs.text.utf8.withContiguousStorageIfAvailable { left in
             rhs.text.utf8.withContiguousStorageIfAvailable { right in
                 left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
@@ -27,9 +34,6 @@ public struct TextKey: Hashable, Sendable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) {
-            return done
-        }
-        for byte in text.utf8 { hasher.combine(byte) }
+        hasher.combine(hash)
     }
 }
