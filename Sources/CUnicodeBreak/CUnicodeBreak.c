@@ -102,20 +102,18 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
     return U_FAILURE(status) ? status : 0;
 }
 
-int cub_is_emoji_presentation(uint32_t c) {
-    return u_hasBinaryProperty((UChar32)c, UCHAR_EMOJI_PRESENTATION);
-}
-
-int cub_is_extended_pictographic(uint32_t c) {
-    return u_hasBinaryProperty((UChar32)c, UCHAR_EXTENDED_PICTOGRAPHIC);
-}
-
-int cub_is_hanging_space(uint32_t c) {
-    return c == '\t' || u_charType((UChar32)c) == U_SPACE_SEPARATOR;
-}
-
-int cub_is_font_neutral(uint32_t c) {
+uint8_t cub_scalar_properties(uint32_t c) {
+    uint8_t properties = 0;
     int8_t type = u_charType((UChar32)c);
-    return type == U_CONTROL_CHAR || type == U_FORMAT_CHAR || (c >= 0xFE00 && c <= 0xFE0F) ||
-           (c >= 0xE0100 && c <= 0xE01EF);
+    if (c == '\t' || type == U_SPACE_SEPARATOR) properties |= CUB_HANGING_SPACE | CUB_FONT_NEUTRAL;
+    if (type == U_CONTROL_CHAR || type == U_FORMAT_CHAR || (c >= 0xFE00 && c <= 0xFE0F) ||
+        (c >= 0xE0100 && c <= 0xE01EF)) {
+        properties |= CUB_FONT_NEUTRAL;
+    }
+    // Emoji properties only exist outside ASCII and Latin-1 letters; skip the look-ups for most text.
+    if (c >= 0xA9) {
+        if (u_hasBinaryProperty((UChar32)c, UCHAR_EMOJI_PRESENTATION)) properties |= CUB_EMOJI_PRESENTATION;
+        if (u_hasBinaryProperty((UChar32)c, UCHAR_EXTENDED_PICTOGRAPHIC)) properties |= CUB_EXTENDED_PICTOGRAPHIC;
+    }
+    return properties;
 }

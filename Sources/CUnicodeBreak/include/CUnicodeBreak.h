@@ -30,18 +30,20 @@ enum {
 /// zeroed first). Returns 0 on success, or an ICU error code (> 0) when ICU could not analyze the text.
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags);
 
-/// Whether `c` has the Unicode property Emoji_Presentation (shown as emoji by default).
-int cub_is_emoji_presentation(uint32_t c);
+/// Property bits returned by `cub_scalar_properties`.
+enum {
+    /// General category Zs, or TAB: white space that hangs at the end of a line.
+    CUB_HANGING_SPACE = 1,
+    /// Control or format character, or variation selector: never chooses a font on its own.
+    CUB_FONT_NEUTRAL = 2,
+    /// Emoji_Presentation: shown as emoji by default.
+    CUB_EMOJI_PRESENTATION = 4,
+    /// Extended_Pictographic.
+    CUB_EXTENDED_PICTOGRAPHIC = 8,
+};
 
-/// Whether `c` has the Unicode property Extended_Pictographic.
-int cub_is_extended_pictographic(uint32_t c);
-
-/// Whether `c` is white space that hangs at the end of a line (general category Zs, or TAB).
-int cub_is_hanging_space(uint32_t c);
-
-/// Whether `c` is a control or format character, or a variation selector: characters that should not
-/// make the font cascade switch fonts on their own.
-int cub_is_font_neutral(uint32_t c);
+/// All the properties above for `c`, in one call.
+uint8_t cub_scalar_properties(uint32_t c);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,14 @@ public final class Locked<State>: @unchecked Sendable {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        defer { pthread_mutexattr_destroy(&attributes) }
+        #if canImport(Glibc)
+        // Critical sections here are a few hash look-ups: spin briefly before sleeping in the kernel.
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #endif
+        let status = pthread_mutex_init(mutex, &attributes)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
     }
 

@@ -60,9 +60,10 @@ struct Itemizer {
                 start = end
                 continue
             }
-            let isSpace = isLone && cub_is_hanging_space(first) != 0
-            let isNeutral = isLone && (isSpace || cub_is_font_neutral(first) != 0)
-            let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first)
+            let properties = Int(cub_scalar_properties(first))
+            let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
+            let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0
+            let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
             let font = isNeutral ? -1 : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
             clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
                                     isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji))
@@ -132,13 +133,14 @@ struct Itemizer {
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
-            if cub_is_font_neutral(scalar) == 0 && !font.covers(scalar) { return false }
+            if Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 && !font.covers(scalar) { return false }
             offset += length
         }
         return true
     }
 
-    private func isEmojiPresentation(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32) -> Bool {
+    private func isEmojiPresentation(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
+                                     properties: Int) -> Bool {
         var hasJoiner = false
         var offset = start
         while offset < end {
@@ -148,8 +150,8 @@ struct Itemizer {
             if scalar == 0x200D { hasJoiner = true }
             offset += length
         }
-        if cub_is_emoji_presentation(first) != 0 { return true }
-        return hasJoiner && cub_is_extended_pictographic(first) != 0
+        if properties & CUB_EMOJI_PRESENTATION != 0 { return true }
+        return hasJoiner && properties & CUB_EXTENDED_PICTOGRAPHIC != 0
     }
 
     /// The cluster's script: its first strong (not Common, Inherited or Unknown) script, else Common.

@@ -22,6 +22,10 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceBounds: [Int] = []
     var pieceKeys: [ShapeCache.Key?] = []
     var pieceShapes: [[ShapeCache.Cluster]?] = []
+    /// A private first level of the shaped-piece cache: hits here take no lock. Keys name the
+    /// HarfBuzz font (which lives as long as the process), so entries stay valid whichever measurer
+    /// is using the scratch.
+    var localPieces: [ShapeCache.Key: [ShapeCache.Cluster]] = [:]
 
     private static let pool = Locked<[PrepareScratch]>([])
 

@@ -12,8 +12,9 @@ import CUnicodeBreak
 /// bytes (pieces over 32 bytes are not cached) and the character before it. The differential test against Pango and a test comparing
 /// cached with uncached preparation over the corpus keep this honest.
 ///
-/// Thread safety: one LRU behind one lock, taken once per run for all of its look-ups (and once to
-/// store what was shaped); any number of threads at once.
+/// Thread safety: one LRU behind one lock, taken once per run for the look-ups that miss the
+/// preparation's private first level (see `PrepareScratch.localPieces`), and once to store what was
+/// shaped; any number of threads at once.
 final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
     struct PieceBytes: Hashable, Sendable {
@@ -145,14 +146,25 @@ final class ShapeCache: Sendable {
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
                             text: text))
         }
-        let hits = state.withLock { state -> Int in
-            var hits = 0
-            for key in keys {
-                let value = key.flatMap { state.pieces.value(for: $0) }
-                if value != nil { hits += 1 }
-                cached.append(value)
+        // First level: this thread's own pieces, no lock.
+        var hits = 0, missingLocally = 0
+        for key in keys {
+            let value = key.flatMap { scratch.localPieces[$0] }
+            if value != nil { hits += 1 } else if key != nil { missingLocally += 1 }
+            cached.append(value)
+        }
+        // Second level: the shared cache, one lock for the run.
+        if missingLocally > 0 {
+            hits += state.withLock { state -> Int in
+                var found = 0
+                for index in 0..<pieceCount where cached[index] == nil {
+                    guard let key = keys[index], let value = state.pieces.value(for: key) else { continue }
+                    cached[index] = value
+                    found += 1
+                }
+                return found
             }
-            return hits
+            for index in 0..<pieceCount { if let key = keys[index], let value = cached[index] { remember(value, for: key, in: scratch) } }
         }
         var shaped: [(Key, [Cluster])] = []
 
@@ -189,6 +201,7 @@ final class ShapeCache: Sendable {
                 if let clusters = cached[piece] { Self.write(clusters, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
         }
+        for (key, clusters) in shaped { remember(clusters, for: key, in: scratch) }
         state.withLock { state in
             for (key, clusters) in shaped { state.pieces.set(clusters, for: key) }
             state.statistics.hits += hits
@@ -213,6 +226,12 @@ final class ShapeCache: Sendable {
             }
             shaped.append((key, clusters))
         }
+    }
+
+    /// Keeps a piece in the scratch's private level (bounded: cleared when full).
+    private func remember(_ clusters: [Cluster], for key: Key, in scratch: PrepareScratch) {
+        if scratch.localPieces.count >= 8_192 { scratch.localPieces.removeAll(keepingCapacity: true) }
+        scratch.localPieces[key] = clusters
     }
 
     private static func write(_ clusters: [Cluster], in range: Range<Int>, to output: Shaper.Output) {
