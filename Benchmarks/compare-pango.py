@@ -43,11 +43,12 @@ def corpus():
     return [unescape(line.rstrip("\n")) for line in open(path, encoding="utf-8") if line.strip()]
 
 
-def build(tmp):
+def build(tmp, static):
     def run(command, **kw):
         subprocess.run(command, check=True, cwd=ROOT, **kw)
-    run(["swift", "build", "-c", "release", "--product", "textmeasure"], stdout=subprocess.DEVNULL)
-    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+    options = ["-c", "release"] + (["--static-swift-stdlib", "--scratch-path", ".build-static"] if static else [])
+    run(["swift", "build", *options, "--product", "textmeasure"], stdout=subprocess.DEVNULL)
+    binary = subprocess.run(["swift", "build", *options, "--show-bin-path"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout.strip() + "/textmeasure"
     flags = lambda *pkgs: subprocess.run(["pkg-config", "--cflags", "--libs", *pkgs], check=True,
                                          capture_output=True, text=True).stdout.split()
@@ -100,11 +101,15 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--cold", type=int, default=3000, help="items in the cold workload")
     parser.add_argument("--texts", type=int, default=400, help="texts in the multi-width workload (x8 widths)")
+    parser.add_argument("--static", action="store_true",
+                        help="link the Swift runtime statically (swift build --static-swift-stdlib), as a shipped CLI would")
     args = parser.parse_args()
     fonts = [os.path.join(ROOT, "Fonts", f) for f in FONTS]
     with tempfile.TemporaryDirectory() as tmp:
-        binary, pango, floor = build(tmp)
-        print(f"machine: {os.cpu_count()} cores; {args.rounds} interleaved rounds; whole process, same fonts and items\n")
+        binary, pango, floor = build(tmp, args.static)
+        linking = "static" if args.static else "dynamic"
+        print(f"machine: {os.cpu_count()} cores; {args.rounds} interleaved rounds; whole process, same fonts and items; "
+              f"Swift runtime linked {linking}\n")
         print(f"{'workload':12} {'items':>6} {'pango':>9} {'ours':>9} {'hb_shape':>9}   {'pango/ours':>10} {'ours/hb_shape':>13}  agreement")
         for name, items in workloads(args.cold, args.texts).items():
             tsv, jsonl = write_inputs(tmp, name, items)

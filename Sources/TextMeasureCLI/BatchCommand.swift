@@ -89,15 +89,47 @@ struct BatchProcessor: Sendable {
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
     func process(_ lines: [String]) -> String {
-        TextMeasurer.concurrentMap(lines) { line in
+        // Blocks of lines, each written into one string, spread over the cores.
+        let blockSize = 64
+        let blocks = Array(stride(from: 0, to: lines.count, by: blockSize))
+        return TextMeasurer.concurrentMap(blocks) { start in
             var text = ""
-            process(line).write(to: &text)
-            text += "\n"
+            for line in lines[start..<min(lines.count, start + blockSize)] {
+                process(line).write(to: &text)
+                text += "\n"
+            }
             return text
         }.joined()
     }
 
-    func process(_ line: String) -> JSONValue {
+    /// What became of one input line.
+    enum Outcome {
+        case measured(RowMeasurement, extras: [(String, JSONValue)])
+        case failed(String, extras: [(String, JSONValue)])
+
+        /// Appends the output line (without its newline).
+        func write(to out: inout String) {
+            switch self {
+            case .measured(let result, let extras):
+                out += "{\"lineCount\":"
+                out += String(result.lineCount)
+                out += ",\"height\":"
+                JSONValue.number(result.height).write(to: &out)
+                out += result.isTruncated ? ",\"truncated\":true" : ",\"truncated\":false"
+                for (key, value) in extras {
+                    out += ","
+                    JSONValue.string(key).write(to: &out)
+                    out += ":"
+                    value.write(to: &out)
+                }
+                out += "}"
+            case .failed(let message, let extras):
+                JSONValue.object([("error", .string(message))] + extras).write(to: &out)
+            }
+        }
+    }
+
+    func process(_ line: String) -> Outcome {
         if line.allSatisfy(\.isWhitespace) { return Self.error("blank line") }
         guard let value = try? JSONScanner.parse(line) else { return Self.error("invalid JSON") }
         guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
@@ -127,9 +159,7 @@ struct BatchProcessor: Sendable {
         } catch {
             return Self.error(error.description, extras)
         }
-        let result = cache.measurement(for: Item(text: TextKey(text), style: style), width: width)
-        return .object([("lineCount", .int(result.lineCount)), ("height", .number(result.height)),
-                        ("truncated", .bool(result.isTruncated))] + extras)
+        return .measured(cache.measurement(for: Item(text: TextKey(text), style: style), width: width), extras: extras)
     }
 
     static func number(_ value: JSONValue) -> Double? {
@@ -140,8 +170,8 @@ struct BatchProcessor: Sendable {
         }
     }
 
-    static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> JSONValue {
-        .object([("error", .string(message))] + extras)
+    static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> Outcome {
+        .failed(message, extras: extras)
     }
 }
 

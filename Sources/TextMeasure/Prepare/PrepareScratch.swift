@@ -22,10 +22,10 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceBounds: [Int] = []
     var pieceKeys: [ShapeCache.Key?] = []
     var pieceShapes: [[ShapeCache.Cluster]?] = []
-    /// A private first level of the shaped-piece cache: hits here take no lock. Keys name the
-    /// HarfBuzz font (which lives as long as the process), so entries stay valid whichever measurer
-    /// is using the scratch.
-    var localPieces: [ShapeCache.Key: [ShapeCache.Cluster]] = [:]
+    /// A private first level of the shaped-piece cache, direct-mapped by the key's hash: hits here
+    /// take no lock and no hashing. Keys name the HarfBuzz font (which lives as long as the process),
+    /// so entries stay valid whichever measurer is using the scratch.
+    var localPieces = LocalPieceCache()
 
     private static let pool = Locked<[PrepareScratch]>([])
 
@@ -78,5 +78,30 @@ final class PrepareScratch: @unchecked Sendable {
         isClusterStart.deallocate()
         clusterAtByte.deallocate()
         capacity = 0
+    }
+}
+
+/// A direct-mapped cache: each key has one slot, chosen by its precomputed hash; a newer piece simply
+/// replaces an older one in its slot.
+struct LocalPieceCache {
+    private static let slotCount = 8_192   // a power of two
+    private var keys: [ShapeCache.Key?] = Array(repeating: nil, count: slotCount)
+    private var values: [[ShapeCache.Cluster]] = Array(repeating: [], count: slotCount)
+
+    @inline(__always)
+    private static func slot(_ key: ShapeCache.Key) -> Int {
+        Int(truncatingIfNeeded: UInt(bitPattern: key.hash) & UInt(slotCount - 1))
+    }
+
+    subscript(key: ShapeCache.Key) -> [ShapeCache.Cluster]? {
+        get {
+            let slot = Self.slot(key)
+            return keys[slot] == key ? values[slot] : nil
+        }
+        set {
+            let slot = Self.slot(key)
+            keys[slot] = newValue == nil ? nil : key
+            values[slot] = newValue ?? []
+        }
     }
 }

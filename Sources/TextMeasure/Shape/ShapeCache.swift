@@ -228,9 +228,8 @@ final class ShapeCache: Sendable {
         }
     }
 
-    /// Keeps a piece in the scratch's private level (bounded: cleared when full).
+    /// Keeps a piece in the scratch's private level.
     private func remember(_ clusters: [Cluster], for key: Key, in scratch: PrepareScratch) {
-        if scratch.localPieces.count >= 8_192 { scratch.localPieces.removeAll(keepingCapacity: true) }
         scratch.localPieces[key] = clusters
     }
 
