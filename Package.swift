@@ -32,8 +32,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
+        // Running child processes from tests (the Pango harness, the CLI).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
-        .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI"]),
+        .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TestSupport"]),
     ]
 )

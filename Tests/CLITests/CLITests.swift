@@ -1,16 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// End-to-end tests of the `textmeasure` executable, run as a separate process.
 @Suite("textmeasure CLI")
 struct CLITests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-    }
-
     static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
@@ -23,28 +17,8 @@ struct CLITests {
         return products.appendingPathComponent("textmeasure")
     }()
 
-    func run(_ arguments: [String], input: String = "", environment: [String: String]? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errors = ErrorBox()
-        let reader = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: errors.wait(), as: UTF8.self))
+    func run(_ arguments: [String], input: String = "") throws -> ProcessRunner.Outcome {
+        try ProcessRunner.run(Self.executable, arguments, input: input)
     }
 
     func json(_ line: String) throws -> [String: Any] {
@@ -115,18 +89,10 @@ struct CLITests {
     }
 
     @Test func bundledFontsAreFoundFromAnotherWorkingDirectory() throws {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["measure", "--width", "100", "日本語 😀"]
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
-        #expect(output.contains("lines: 1"))
+        let result = try ProcessRunner.run(Self.executable, ["measure", "--width", "100", "日本語 😀"],
+                                           directory: URL(fileURLWithPath: "/"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("lines: 1"))
     }
 
     // MARK: batch
@@ -217,24 +183,5 @@ struct CLITests {
         let result = try run(["batch", "--font", "/missing.otf"], input: "{\"text\":\"a\",\"width\":9}\n")
         #expect(result.status != 0)
         #expect(result.stderr.contains("/missing.otf"))
-    }
-}
-
-final class ErrorBox: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var data: Data?
-
-    func set(_ value: Data) {
-        condition.lock()
-        data = value
-        condition.signal()
-        condition.unlock()
-    }
-
-    func wait() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while data == nil { condition.wait() }
-        return data!
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TextMeasure
 
 /// Line counts against Pango, the independent reference: same font files, WORD_CHAR wrapping,
@@ -25,10 +26,10 @@ struct PangoDifferentialTests {
     static func buildHarness() throws -> String {
         let output = NSTemporaryDirectory() + "pango-lines-\(getpid())"
         let source = Fixtures.root + "/Tools/pango-reference/pango_lines.c"
-        let build = try Fixtures.shell(
+        let build = try ProcessRunner.shell(
             "cc -O2 '\(source)' $(pkg-config --cflags --libs pangocairo pangoft2 fontconfig) -o '\(output)'")
         guard build.status == 0 else {
-            throw HarnessError(message: "cannot build the Pango harness (install libpango1.0-dev: scripts/bootstrap): \(build.error)")
+            throw HarnessError(message: "cannot build the Pango harness (install libpango1.0-dev: scripts/bootstrap): \(build.stderr)")
         }
         return output
     }
@@ -44,9 +45,9 @@ struct PangoDifferentialTests {
         }
         let input = cases.map { "\($0.size)\t\($0.width)\t\(Self.escape($0.text))" }.joined(separator: "\n") + "\n"
         let fonts = BundledFonts.fileNames.map { "'\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
-        let run = try Fixtures.shell("'\(harness)' \(fonts)", input: input)
-        #expect(run.status == 0, "harness failed: \(run.error)")
-        let reference = run.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let run = try ProcessRunner.shell("'\(harness)' \(fonts)", input: input)
+        #expect(run.status == 0, "harness failed: \(run.stderr)")
+        let reference = run.lines
         try #require(reference.count == cases.count, "harness answered \(reference.count) of \(cases.count) items")
 
         var prepared: [String: PreparedText] = [:]

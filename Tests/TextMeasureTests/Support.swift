@@ -45,39 +45,4 @@ enum Fixtures {
         }
         return String(out)
     }
-
-    /// Runs a shell command, returning its standard output and exit status.
-    static func shell(_ command: String, input: String? = nil) throws -> (output: String, status: Int32, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        // Write and read concurrently so that neither pipe fills up.
-        let writer = Thread {
-            if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errorData = LockedData()
-        let errorReader = Thread { errorData.value = stderr.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while errorData.value == nil { usleep(1000) }
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus,
-                String(decoding: errorData.value ?? Data(), as: UTF8.self))
-    }
-}
-
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Data?
-    var value: Data? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }

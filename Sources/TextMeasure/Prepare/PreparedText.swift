@@ -75,7 +75,7 @@ struct Segment: Hashable, Sendable {
     /// Width of the content, and of the trailing white space, in 1/1024 px.
     var width: Int
     var hanging: Int
-    /// Added to `width` when a line ends after this segment (see `PreparedText.clusterBreakAdjust`);
+    /// Added to `width` when a line ends after this segment (see `PreparedCluster.breakAdjust`);
     /// 0 when white space hangs after the content.
     var endAdjust: Int
     /// The line must end after this segment (a hard break or the end of a paragraph).

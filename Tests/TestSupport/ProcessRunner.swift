@@ -1,0 +1,69 @@
+import Foundation
+
+/// Runs a program to completion, feeding its standard input and collecting both outputs; shared by
+/// the test targets (the Pango harness, the `textmeasure` executable).
+public enum ProcessRunner {
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+
+        /// Standard output split into lines (the last, empty piece after a final newline dropped).
+        public var lines: [String] {
+            stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+    }
+
+    /// Runs `executable` with `arguments`, writing `input` to its standard input. Input and both
+    /// outputs are pumped on separate threads so that no pipe fills up and blocks the child.
+    public static func run(_ executable: URL, _ arguments: [String], input: String = "",
+                           directory: URL? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errors = DataBox()
+        let reader = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                       stderr: String(decoding: errors.wait(), as: UTF8.self))
+    }
+
+    /// Runs a shell command line.
+    public static func shell(_ command: String, input: String = "") throws -> Outcome {
+        try run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], input: input)
+    }
+}
+
+/// Data handed from a reader thread to the waiting test.
+private final class DataBox: @unchecked Sendable {
+    // @unchecked: `data` is only touched while `condition` is locked.
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func set(_ value: Data) {
+        condition.lock()
+        data = value
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data!
+    }
+}
