@@ -5,11 +5,7 @@ import Testing
 /// End-to-end tests of the `textmeasure` executable, run as a separate process.
 @Suite("textmeasure CLI")
 struct CLITests {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = packageRoot()
 
     /// The built executable sits beside the test bundle.
     static let executable: URL = {

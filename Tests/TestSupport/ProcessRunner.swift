@@ -47,6 +47,14 @@ public enum ProcessRunner {
     }
 }
 
+/// The package's root folder: two levels above the test target folder holding the calling file
+/// (`Tests/<Target>/<File>.swift`).
+public func packageRoot(calledFrom file: String = #filePath) -> String {
+    var url = URL(fileURLWithPath: file)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}
+
 /// Data handed from a reader thread to the waiting test.
 private final class DataBox: @unchecked Sendable {
     // @unchecked: `data` is only touched while `condition` is locked.

@@ -1,14 +1,11 @@
 import Foundation
+import TestSupport
 import TextMeasure
 
 /// Paths and shared fixtures for the tests.
 enum Fixtures {
     /// The package root, found from this file's location.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = packageRoot()
 
     /// One measurer on the bundled fonts, shared by every test (it is thread-safe).
     static let measurer: TextMeasurer = {
