@@ -67,6 +67,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             self.modelHash = modelHash
         }
 
+        @inlinable
         func at(width other: Int) -> Key {
             Key(width: other, model: model, modelHash: modelHash)
         }
@@ -85,18 +86,33 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// What a measuring closure returns: the measurement and, for row layouts, its text height (which
     /// the estimate learns from).
+    @usableFromInline
     struct Measured: Sendable {
-        var measurement: RowMeasurement
-        var textHeight: Double?
+        @usableFromInline var measurement: RowMeasurement
+        @usableFromInline var textHeight: Double?
+
+        @usableFromInline
+        init(measurement: RowMeasurement, textHeight: Double? = nil) {
+            self.measurement = measurement
+            self.textHeight = textHeight
+        }
     }
 
     /// What an estimating closure returns; `textHeight` is the unscaled expected text height.
+    @usableFromInline
     struct Estimated: Sendable {
-        var estimate: HeightEstimate
-        var textHeight: Double?
+        @usableFromInline var estimate: HeightEstimate
+        @usableFromInline var textHeight: Double?
+
+        @usableFromInline
+        init(estimate: HeightEstimate, textHeight: Double? = nil) {
+            self.estimate = estimate
+            self.textHeight = textHeight
+        }
     }
 
-    private enum Lookup {
+    @usableFromInline
+    enum Lookup {
         case found(RowMeasurement)
         case wait(Pending)
         case measure(Pending)
@@ -108,26 +124,29 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         // Every field is read and written under the cache's lock, except `result`, which is written
         // before `done` is signalled and read by waiters only after waiting on it. `done` is made by
         // the first waiter, so an uncontended miss costs no semaphore.
-        var done: DispatchSemaphore?
-        var waiters = 0
-        var result: RowMeasurement?
-        var isStale = false
+        @usableFromInline var done: DispatchSemaphore?
+        @usableFromInline var waiters = 0
+        @usableFromInline var result: RowMeasurement?
+        @usableFromInline var isStale = false
+
+        @usableFromInline
+        init() {}
     }
 
     @usableFromInline
     struct State {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
         /// Entries per model hash: a model with none skips probing the retained widths.
-        var entriesByModelHash: [Int: Int] = [:]
+        @usableFromInline var entriesByModelHash: [Int: Int] = [:]
         @usableFromInline var widths: LRUDictionary<Int, Void>
-        var pending: [Key: Pending] = [:]
+        @usableFromInline var pending: [Key: Pending] = [:]
         @usableFromInline var statistics = Statistics()
         /// Sum and count of measured heights per width, for the default estimate.
-        var measuredByWidth: [Int: (sum: Double, count: Int)] = [:]
-        var tallestByWidth: [Int: Double] = [:]
+        @usableFromInline var measuredByWidth: [Int: (sum: Double, count: Int)] = [:]
+        @usableFromInline var tallestByWidth: [Int: Double] = [:]
         /// Measured text height over estimated text height, summed over measured rows.
-        var measuredText = 0.0
-        var estimatedText = 0.0
+        @usableFromInline var measuredText = 0.0
+        @usableFromInline var estimatedText = 0.0
     }
 
     /// Most entries kept.
@@ -137,9 +156,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// Used when nothing better is known (UIKit's default row height).
     public let fallbackEstimate: Double
 
-    private let measure: @Sendable (Model, Double) -> Measured
+    @usableFromInline let measure: @Sendable (Model, Double) -> Measured
     /// Arguments: model, width, the learned scale for the expected text height.
-    private let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
+    @usableFromInline let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
     @usableFromInline let state: Locked<State>
 
     private init(
@@ -238,7 +257,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         return hit ?? measurement(for: key, width: width)
     }
 
-    @usableFromInline
+    @inlinable
     func measurement(for key: Key, width: Double) -> RowMeasurement {
         let model = key.model
         let lookup = state.withLock { state -> Lookup in
@@ -368,7 +387,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// An entry at this width, or at a retained width whose measurement holds here (copied to this
     /// width). Marks the width as in use.
-    private static func cached(_ key: Key, width: Double, in state: inout State) -> RowMeasurement? {
+    @inlinable
+    static func cached(_ key: Key, width: Double, in state: inout State) -> RowMeasurement? {
         touch(width: key.width, in: &state)
         if let found = state.entries.value(for: key) {
             state.statistics.hits += 1
@@ -387,12 +407,14 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         return found
     }
 
-    private func store(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
+    @inlinable
+    func store(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
         Self.touch(width: key.width, in: &state)
         Self.insert(measurement, for: key, in: &state)
     }
 
-    private static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
+    @inlinable
+    static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
         let isNew = state.entries.peek(key) == nil
         for evicted in state.entries.set(measurement, for: key) {
             countEntry(of: evicted.key, by: -1, in: &state)
@@ -402,18 +424,21 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     /// Removes one entry.
-    private static func removeEntry(_ key: Key, in state: inout State) {
+    @inlinable
+    static func removeEntry(_ key: Key, in state: inout State) {
         if state.entries.removeValue(for: key) != nil { countEntry(of: key, by: -1, in: &state) }
     }
 
-    private static func countEntry(of key: Key, by delta: Int, in state: inout State) {
+    @inlinable
+    static func countEntry(of key: Key, by delta: Int, in state: inout State) {
         let count = state.entriesByModelHash[key.modelHash, default: 0] + delta
         state.entriesByModelHash[key.modelHash] = count > 0 ? count : nil
     }
 
     /// Marks `width` as most recently used; the width that falls out of the retained set takes its
     /// entries with it.
-    private static func touch(width: Int, in state: inout State) {
+    @inlinable
+    static func touch(width: Int, in state: inout State) {
         for dropped in state.widths.set((), for: width) {
             // Widths drop rarely (only past `retainedWidths`): one pass over the entries.
             for key in state.entries.removeAll(where: { $0.width == dropped.key }) {
