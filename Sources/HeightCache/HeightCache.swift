@@ -19,9 +19,9 @@ import TextMeasure
 /// never share a height.
 ///
 /// **Memory.** At most ``capacity`` entries, least recently used evicted first. An entry costs about
-/// 260 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
-/// `Benchmarks/` package: 100,000 entries take about 25 MB); storage for up to 16,384 entries is
-/// reserved when the cache is made.
+/// 210 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
+/// `Benchmarks/` package: 100,000 entries take about 20 MB); storage for the whole capacity (up to
+/// 100,000 entries) is reserved when the cache is made, so growth never holds two copies.
 ///
 /// **Thread safety.** Any number of threads or tasks may call any method at once. State is guarded by
 /// one mutex that is never held while measuring; two callers missing the same key at once share one
@@ -173,7 +173,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.fallbackEstimate = fallbackEstimate
         self.measure = measuring
         self.estimator = estimating
-        state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 16_384)),
+        state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 100_000)),
                              widths: LRUDictionary(capacity: retainedWidths)))
     }
 

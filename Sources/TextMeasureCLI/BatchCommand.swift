@@ -72,7 +72,7 @@ struct BatchProcessor: Sendable {
     let texts: PreparedTextCache
     static let knownFields: Set<String> = ["text", "width", "size", "maxLines"]
 
-    init(measurer: TextMeasurer, style: TextStyle, cachedItems: Int = 100_000, preparedTexts: Int = 10_000) {
+    init(measurer: TextMeasurer, style: TextStyle, cachedItems: Int = 20_000, preparedTexts: Int = 10_000) {
         self.measurer = measurer
         self.style = style
         let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
