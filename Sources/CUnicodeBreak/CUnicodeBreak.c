@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
-#include <unicode/utext.h>
 
 // One prototype per kind, opened once; each thread clones its own working copies.
 static UBreakIterator *line_prototype;
@@ -17,6 +16,11 @@ static pthread_key_t thread_key;
 typedef struct {
     UBreakIterator *line;
     UBreakIterator *grapheme;
+    // The text as UTF-16 (ICU iterates native UTF-16 much faster than UTF-8 through UText), and for
+    // each UTF-16 index the UTF-8 offset it starts at.
+    UChar *utf16;
+    int32_t *utf8_offset;
+    int32_t capacity;
 } thread_iterators;
 
 static void free_thread_iterators(void *pointer) {
@@ -24,7 +28,45 @@ static void free_thread_iterators(void *pointer) {
     if (its == NULL) return;
     if (its->line) ubrk_close(its->line);
     if (its->grapheme) ubrk_close(its->grapheme);
+    free(its->utf16);
+    free(its->utf8_offset);
     free(its);
+}
+
+// Converts UTF-8 (valid: it comes from a Swift String) to UTF-16 in the thread's buffers. Returns
+// the UTF-16 length, or -1 when memory runs out.
+static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length) {
+    if (length + 1 > its->capacity) {
+        int32_t capacity = length + 1 > 256 ? length + 1 : 256;
+        UChar *utf16 = realloc(its->utf16, sizeof(UChar) * (size_t)capacity);
+        if (utf16 == NULL) return -1;
+        its->utf16 = utf16;
+        int32_t *offsets = realloc(its->utf8_offset, sizeof(int32_t) * (size_t)capacity);
+        if (offsets == NULL) return -1;
+        its->utf8_offset = offsets;
+        its->capacity = capacity;
+    }
+    const unsigned char *bytes = (const unsigned char *)utf8;
+    int32_t i = 0, n = 0;
+    while (i < length) {
+        uint32_t c = bytes[i];
+        int32_t size = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (size == 2) c = (c & 0x1F) << 6 | (bytes[i + 1] & 0x3F);
+        else if (size == 3) c = (c & 0x0F) << 12 | (bytes[i + 1] & 0x3F) << 6 | (bytes[i + 2] & 0x3F);
+        else if (size == 4) c = (c & 0x07) << 18 | (bytes[i + 1] & 0x3F) << 12 | (bytes[i + 2] & 0x3F) << 6 | (bytes[i + 3] & 0x3F);
+        if (c >= 0x10000) {
+            its->utf8_offset[n] = i;
+            its->utf16[n++] = (UChar)(0xD800 + ((c - 0x10000) >> 10));
+            its->utf8_offset[n] = i;   // never a boundary: inside a surrogate pair
+            its->utf16[n++] = (UChar)(0xDC00 + ((c - 0x10000) & 0x3FF));
+        } else {
+            its->utf8_offset[n] = i;
+            its->utf16[n++] = (UChar)c;
+        }
+        i += size;
+    }
+    its->utf8_offset[n] = length;
+    return n;
 }
 
 static void open_prototypes(void) {
@@ -65,10 +107,6 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
     thread_iterators *its = iterators_for_this_thread(&status);
     if (its == NULL) return status;
 
-    UText text = UTEXT_INITIALIZER;
-    utext_openUTF8(&text, utf8, length, &status);
-    if (U_FAILURE(status)) return status;
-
     // ASCII without CR or LF (paragraphs never hold them): every byte is its own grapheme cluster
     // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped.
     int ascii = 1;
@@ -76,29 +114,28 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
         unsigned char byte = (unsigned char)utf8[i];
         if (byte >= 0x80 || byte == '\r' || byte == '\n') { ascii = 0; break; }
     }
+    int32_t units = to_utf16(its, utf8, length);
+    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
+    const int32_t *offset = its->utf8_offset;
+
     if (ascii) {
         for (int32_t b = 1; b <= length; b++) flags[b] |= CUB_GRAPHEME_BOUNDARY;
     } else {
-        ubrk_setUText(its->grapheme, &text, &status);
-    }
-    if (!ascii && U_SUCCESS(status)) {
-        for (int32_t b = ubrk_following(its->grapheme, 0); b != UBRK_DONE; b = ubrk_next(its->grapheme)) {
-            flags[b] |= CUB_GRAPHEME_BOUNDARY;
+        ubrk_setText(its->grapheme, its->utf16, units, &status);
+        if (U_SUCCESS(status)) {
+            for (int32_t b = ubrk_following(its->grapheme, 0); b != UBRK_DONE; b = ubrk_next(its->grapheme)) {
+                flags[offset[b]] |= CUB_GRAPHEME_BOUNDARY;
+            }
         }
     }
-    ubrk_setUText(its->line, &text, &status);
+    ubrk_setText(its->line, its->utf16, units, &status);
     if (U_SUCCESS(status)) {
         for (int32_t b = ubrk_following(its->line, 0); b != UBRK_DONE; b = ubrk_next(its->line)) {
             int32_t rule = ubrk_getRuleStatus(its->line);
-            flags[b] |= CUB_LINE_BREAK;
-            if (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) flags[b] |= CUB_MANDATORY_BREAK;
+            flags[offset[b]] |= CUB_LINE_BREAK;
+            if (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) flags[offset[b]] |= CUB_MANDATORY_BREAK;
         }
     }
-    // The iterators keep a pointer to `text`; detach them before it goes out of scope.
-    UErrorCode ignored = U_ZERO_ERROR;
-    ubrk_setText(its->grapheme, NULL, 0, &ignored);
-    ubrk_setText(its->line, NULL, 0, &ignored);
-    utext_close(&text);
     return U_FAILURE(status) ? status : 0;
 }
 
