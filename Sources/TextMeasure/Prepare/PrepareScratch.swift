@@ -21,7 +21,7 @@ final class PrepareScratch: @unchecked Sendable {
     var runs: [Run] = []
     var pieceBounds: [Int] = []
     var pieceKeys: [ShapeCache.Key?] = []
-    var pieceShapes: [[ShapeCache.Cluster]?] = []
+    var pieceShapes: [ShapeCache.Shape?] = []
     /// A private first level of the shaped-piece cache, direct-mapped by the key's hash: hits here
     /// take no lock and no hashing. Keys name the HarfBuzz font (which lives as long as the process),
     /// so entries stay valid whichever measurer is using the scratch.
@@ -84,16 +84,16 @@ final class PrepareScratch: @unchecked Sendable {
 /// A direct-mapped cache: each key has one slot, chosen by its precomputed hash; a newer piece simply
 /// replaces an older one in its slot.
 struct LocalPieceCache {
-    private static let slotCount = 8_192   // a power of two
+    private static let slotCount = 4_096   // a power of two
     private var keys: [ShapeCache.Key?] = Array(repeating: nil, count: slotCount)
-    private var values: [[ShapeCache.Cluster]] = Array(repeating: [], count: slotCount)
+    private var values: [ShapeCache.Shape] = Array(repeating: ShapeCache.Shape(), count: slotCount)
 
     @inline(__always)
     private static func slot(_ key: ShapeCache.Key) -> Int {
         Int(truncatingIfNeeded: UInt(bitPattern: key.hash) & UInt(slotCount - 1))
     }
 
-    subscript(key: ShapeCache.Key) -> [ShapeCache.Cluster]? {
+    subscript(key: ShapeCache.Key) -> ShapeCache.Shape? {
         get {
             let slot = Self.slot(key)
             return keys[slot] == key ? values[slot] : nil
@@ -101,7 +101,7 @@ struct LocalPieceCache {
         set {
             let slot = Self.slot(key)
             keys[slot] = newValue == nil ? nil : key
-            values[slot] = newValue ?? []
+            values[slot] = newValue ?? ShapeCache.Shape()
         }
     }
 }

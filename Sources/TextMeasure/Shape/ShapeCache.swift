@@ -78,11 +78,15 @@ final class ShapeCache: Sendable {
         }
     }
 
-    /// Per HarfBuzz cluster of the piece: its byte offset in the piece, advance and break adjustment.
-    struct Cluster: Sendable {
-        var offset: UInt16
-        var advance: Int32
-        var breakAdjust: Int32
+    /// A shaped piece: per HarfBuzz cluster, its byte offset in the piece, advance and break
+    /// adjustment. Up to 16 clusters, stored inline (SIMD vectors): reading or copying a cached piece
+    /// touches no reference count. Longer pieces are not cached.
+    struct Shape: Sendable {
+        static let capacity = 16
+        var count = 0
+        var offsets = SIMD16<UInt8>()
+        var advances = SIMD16<Int32>()
+        var breakAdjusts = SIMD16<Int32>()
     }
 
     /// Counters since the measurer was created.
@@ -93,7 +97,7 @@ final class ShapeCache: Sendable {
     }
 
     private struct State {
-        var pieces: LRUDictionary<Key, [Cluster]>
+        var pieces: LRUDictionary<Key, Shape>
         var statistics = Statistics()
     }
 
@@ -166,7 +170,7 @@ final class ShapeCache: Sendable {
             }
             for index in 0..<pieceCount { if let key = keys[index], let value = cached[index] { remember(value, for: key, in: scratch) } }
         }
-        var shaped: [(Key, [Cluster])] = []
+        var shaped: [(Key, Shape)] = []
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
         // HarfBuzz's flags at the two joins say whether the stretch interacts with them.
@@ -198,12 +202,12 @@ final class ShapeCache: Sendable {
         } else {
             // Cached pieces last: the extended stretches wrote over their edge characters.
             for piece in 0..<pieceCount {
-                if let clusters = cached[piece] { Self.write(clusters, in: bounds[piece]..<bounds[piece + 1], to: output) }
+                if let shape = cached[piece] { Self.write(shape, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
         }
-        for (key, clusters) in shaped { remember(clusters, for: key, in: scratch) }
+        for (key, shape) in shaped { remember(shape, for: key, in: scratch) }
         state.withLock { state in
-            for (key, clusters) in shaped { state.pieces.set(clusters, for: key) }
+            for (key, shape) in shaped { state.pieces.set(shape, for: key) }
             state.statistics.hits += hits
             state.statistics.misses += pieceCount - hits
             if shapedWhole { state.statistics.runsShapedWhole += 1 }
@@ -213,39 +217,42 @@ final class ShapeCache: Sendable {
     /// Collects, for storing, the pieces whose edges HarfBuzz marked safe to concatenate in the shaping
     /// just done (which covered bytes up to `shapedEnd`; an edge at the end of a run has no flag to check).
     private func collect(pieces: Range<Int>, bounds: [Int], keys: [Key?], shapedEnd: Int, output: Shaper.Output,
-                         into shaped: inout [(Key, [Cluster])]) {
+                         into shaped: inout [(Key, Shape)]) {
         for piece in pieces {
             guard let key = keys[piece] else { continue }
             let start = bounds[piece], end = bounds[piece + 1]
             guard output.isClusterStart[start], !output.isUnsafe[start] else { continue }
             if end < shapedEnd && (!output.isClusterStart[end] || output.isUnsafe[end]) { continue }
-            var clusters: [Cluster] = []
+            var shape = Shape()
+            var fits = true
             for offset in start..<end where output.isClusterStart[offset] {
-                clusters.append(Cluster(offset: UInt16(offset - start), advance: output.advance[offset],
-                                        breakAdjust: output.breakAdjust[offset]))
+                guard shape.count < Shape.capacity else { fits = false; break }
+                shape.offsets[shape.count] = UInt8(offset - start)
+                shape.advances[shape.count] = output.advance[offset]
+                shape.breakAdjusts[shape.count] = output.breakAdjust[offset]
+                shape.count += 1
             }
-            shaped.append((key, clusters))
+            if fits { shaped.append((key, shape)) }
         }
     }
 
     /// Keeps a piece in the scratch's private level.
-    private func remember(_ clusters: [Cluster], for key: Key, in scratch: PrepareScratch) {
-        scratch.localPieces[key] = clusters
+    private func remember(_ shape: Shape, for key: Key, in scratch: PrepareScratch) {
+        scratch.localPieces[key] = shape
     }
 
-    private static func write(_ clusters: [Cluster], in range: Range<Int>, to output: Shaper.Output) {
+    private static func write(_ shape: Shape, in range: Range<Int>, to output: Shaper.Output) {
         for offset in range {
             output.advance[offset] = 0
             output.breakAdjust[offset] = 0
             output.isClusterStart[offset] = false
             output.isUnsafe[offset] = false
         }
-        for cluster in clusters {
-            let offset = range.lowerBound + Int(cluster.offset)
-            output.advance[offset] = cluster.advance
-            output.breakAdjust[offset] = cluster.breakAdjust
+        for index in 0..<shape.count {
+            let offset = range.lowerBound + Int(shape.offsets[index])
+            output.advance[offset] = shape.advances[index]
+            output.breakAdjust[offset] = shape.breakAdjusts[index]
             output.isClusterStart[offset] = true
-            output.isUnsafe[offset] = false
         }
     }
 
