@@ -1,6 +1,6 @@
 /// A JSON value that keeps what batch input lines carry, so extra fields can be echoed back in their
 /// order; serializes compactly.
-enum JSONValue: Equatable, Sendable {
+enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -8,10 +8,6 @@ enum JSONValue: Equatable, Sendable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
-
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        lhs.serialized == rhs.serialized
-    }
 
     /// Compact JSON text.
     var serialized: String {

@@ -68,10 +68,10 @@ struct Segment: Hashable, Sendable {
     /// Byte range in the text, hanging white space included.
     var byteStart: Int32
     var byteEnd: Int32
-    /// Clusters `firstCluster..<contentEnd` are visible content; `contentEnd..<clusterEnd` hang.
+    /// Clusters `firstCluster..<contentEnd` are visible content; the segment's clusters after them
+    /// (up to the next segment's first) are white space that hangs.
     var firstCluster: Int32
     var contentEnd: Int32
-    var clusterEnd: Int32
     /// Width of the content, and of the trailing white space, in 1/1024 px.
     var width: Int
     var hanging: Int

@@ -66,7 +66,7 @@ struct Preparer {
             if count == 0 {
                 let first = Int32(clusters.count)
                 segments.append(Segment(byteStart: base, byteEnd: base, firstCluster: first, contentEnd: first,
-                                        clusterEnd: first, width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
+                                        width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
                 return
             }
             let bytes = UnsafeBufferPointer(rebasing: context.bytes[range])
@@ -138,7 +138,7 @@ struct Preparer {
                     byteStart: base + Int32(itemized[segmentStart].start),
                     byteEnd: base + Int32(atEnd ? count : itemized[i].start),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
-                    clusterEnd: Int32(firstCluster + i), width: width, hanging: hanging,
+                    width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
                         ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
                     isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0))
