@@ -84,32 +84,23 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// What a measuring closure returns: the measurement and, for row layouts, its text height (which
-    /// the estimate learns from).
+    /// What the measuring and estimating closures return: a measurement or an estimate and, for row
+    /// layouts, the part of it that is text (measured, or the unscaled estimate), which the estimate
+    /// learns its correction from.
     @usableFromInline
-    struct Measured: Sendable {
-        @usableFromInline var measurement: RowMeasurement
+    struct WithTextHeight<Value: Sendable>: Sendable {
+        @usableFromInline var value: Value
         @usableFromInline var textHeight: Double?
 
         @usableFromInline
-        init(measurement: RowMeasurement, textHeight: Double? = nil) {
-            self.measurement = measurement
+        init(_ value: Value, textHeight: Double? = nil) {
+            self.value = value
             self.textHeight = textHeight
         }
     }
 
-    /// What an estimating closure returns; `textHeight` is the unscaled expected text height.
-    @usableFromInline
-    struct Estimated: Sendable {
-        @usableFromInline var estimate: HeightEstimate
-        @usableFromInline var textHeight: Double?
-
-        @usableFromInline
-        init(estimate: HeightEstimate, textHeight: Double? = nil) {
-            self.estimate = estimate
-            self.textHeight = textHeight
-        }
-    }
+    @usableFromInline typealias Measured = WithTextHeight<RowMeasurement>
+    @usableFromInline typealias Estimated = WithTextHeight<HeightEstimate>
 
     @usableFromInline
     enum Lookup {
@@ -186,7 +177,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
-                  measuring: { model, width in Measured(measurement: RowMeasurement(height: measure(model, width), width: width)) },
+                  measuring: { model, width in Measured(RowMeasurement(height: measure(model, width), width: width)) },
                   estimating: Self.estimating(estimate))
     }
 
@@ -198,7 +189,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
-                  measuring: { model, width in Measured(measurement: measurement(model, width)) },
+                  measuring: { model, width in Measured(measurement(model, width)) },
                   estimating: Self.estimating(estimate))
     }
 
@@ -218,18 +209,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
                 guard let result = try? layout.measureWithTextHeight(model, width: width, texts: texts) else {
                     preconditionFailure("row layout failed to measure at width \(width)")
                 }
-                return Measured(measurement: result.measurement, textHeight: result.textHeight)
+                return Measured(result.measurement, textHeight: result.textHeight)
             },
             estimating: { model, width, scale in
                 let result = layout.estimateWithTextHeight(model, width: width, measurer: measurer, textScale: scale)
-                return Estimated(estimate: result.estimate, textHeight: result.textHeight)
+                return Estimated(result.estimate, textHeight: result.textHeight)
             })
     }
 
     private static func estimating(_ estimate: (@Sendable (Model, Double) -> HeightEstimate)?)
         -> (@Sendable (Model, Double, Double) -> Estimated)? {
         guard let estimate else { return nil }
-        return { model, width, _ in Estimated(estimate: estimate(model, width)) }
+        return { model, width, _ in Estimated(estimate(model, width)) }
     }
 
     // MARK: Heights
@@ -281,7 +272,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return pending.result!
         case .measure(let pending):
             let measured = measure(model, width)
-            let result = measured.measurement
+            let result = measured.value
             let textHeight = measured.textHeight
             // For learning: what the estimate would have said for this row's text.
             let raw = textHeight == nil ? nil : estimator?(model, width, 1).textHeight
@@ -341,7 +332,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
         if let cached = known.cached { return cached }
         if let estimator {
-            let estimate = estimator(model, width, known.scale).estimate
+            let estimate = estimator(model, width, known.scale).value
             return conservative ? estimate.maximum : estimate.expected
         }
         return (conservative ? known.tallest : known.mean) ?? fallbackEstimate

@@ -14,7 +14,7 @@ struct Preparer {
         var text = text
         let outcome: Result<Builder, TextMeasureError> = text.withUTF8 { bytes in
             PrepareScratch.withScratch { scratch in
-                var builder = Builder(byteCount: bytes.count)
+                var builder = Builder()
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
                 let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts,
@@ -57,8 +57,6 @@ struct Preparer {
     private struct Builder {
         var segments: [Segment] = []
         var clusters: [PreparedCluster] = []
-
-        init(byteCount: Int) {}
 
         mutating func add(paragraph range: Range<Int>, _ context: Context) throws(TextMeasureError) {
             let base = Int32(range.lowerBound)
