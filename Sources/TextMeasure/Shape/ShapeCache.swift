@@ -168,7 +168,9 @@ final class ShapeCache: Sendable {
                 }
                 return found
             }
-            for index in 0..<pieceCount { if let key = keys[index], let value = cached[index] { remember(value, for: key, in: scratch) } }
+            for index in 0..<pieceCount {
+                if let key = keys[index], let value = cached[index] { remember(value, for: key, in: scratch) }
+            }
         }
         var shaped: [(Key, Shape)] = []
 
