@@ -90,8 +90,9 @@ struct BatchProcessor: Sendable {
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
     func process(_ lines: [String]) -> String {
-        // Blocks of lines, each written into one string, spread over the cores.
-        let blockSize = 64
+        // Blocks of lines, each written into one string, spread over the cores; small blocks so that no
+        // core waits long for the last one.
+        let blockSize = 16
         let blocks = Array(stride(from: 0, to: lines.count, by: blockSize))
         return TextMeasurer.concurrentMap(blocks) { start in
             var text = ""

@@ -3,20 +3,24 @@ import CFreeType
 /// Answers "which font of the cascade draws this character?" with a table built once per cascade from
 /// each font's character map (`hb_face_collect_unicodes`): no cmap look-ups, no locks, while itemizing.
 ///
-/// Thread safety: immutable after `init`.
-final class FontSelector: Sendable {
+/// Thread safety: immutable after `init` (the tables are written only there, then only read).
+final class FontSelector: @unchecked Sendable {
     let fonts: [Font]
     /// For scalars below `tableLimit`: 1 + the index of the first font covering it, or 0 for none.
-    private let firstFont: [UInt8]
+    /// Unmanaged memory, freed in `deinit`: reading it touches no reference count (threads reading an
+    /// array stored in a shared object would contend on the array's).
+    private let firstFont: UnsafeMutableBufferPointer<UInt8>
     /// The same for color fonts only (emoji presentation).
-    private let firstColorFont: [UInt8]
+    private let firstColorFont: UnsafeMutableBufferPointer<UInt8>
     /// Planes 0 and 1 (BMP and SMP) hold every character the bundled fonts cover.
     private static let tableLimit: UInt32 = 0x20000
 
     init(cascade: FontCascade) {
         fonts = cascade.fonts
-        var first = [UInt8](repeating: 0, count: Int(Self.tableLimit))
-        var color = [UInt8](repeating: 0, count: Int(Self.tableLimit))
+        let first = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Int(Self.tableLimit))
+        let color = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Int(Self.tableLimit))
+        first.initialize(repeating: 0)
+        color.initialize(repeating: 0)
         // Later fonts first, so that earlier ones overwrite them.
         for (index, font) in cascade.fonts.enumerated().reversed() {
             let set = hb_set_create()
@@ -31,6 +35,11 @@ final class FontSelector: Sendable {
         }
         firstFont = first
         firstColorFont = color
+    }
+
+    deinit {
+        firstFont.deallocate()
+        firstColorFont.deallocate()
     }
 
     /// The first font covering `scalar`, or nil.

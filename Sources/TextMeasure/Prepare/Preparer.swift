@@ -17,7 +17,7 @@ struct Preparer {
                 var builder = Builder()
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts,
+                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.pointer),
                                       shapeCache: shapeCache, scratch: scratch)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes) { start, end in
@@ -48,7 +48,8 @@ struct Preparer {
     private struct Context {
         let bytes: UnsafeBufferPointer<UInt8>
         let itemizer: Itemizer
-        let fonts: [HBFont]
+        /// The cascade's `hb_font_t`s at the style's scale (kept alive by their ``Font``).
+        let fonts: [OpaquePointer]
         let shapeCache: ShapeCache?
         let scratch: PrepareScratch
     }

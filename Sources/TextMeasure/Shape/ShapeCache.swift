@@ -46,7 +46,8 @@ final class ShapeCache: Sendable {
     }
 
     struct Key: Hashable, Sendable {
-        var font: ObjectIdentifier
+        /// The `hb_font_t` (one per font and size, alive as long as the process).
+        var font: UInt
         var script: UInt32
         var rightToLeft: Bool
         var before: UInt32
@@ -54,7 +55,7 @@ final class ShapeCache: Sendable {
         /// Computed once: the dictionary hash.
         var hash = 0
 
-        init(font: ObjectIdentifier, script: UInt32, rightToLeft: Bool, before: UInt32, text: PieceBytes) {
+        init(font: UInt, script: UInt32, rightToLeft: Bool, before: UInt32, text: PieceBytes) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
@@ -112,7 +113,7 @@ final class ShapeCache: Sendable {
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
     /// adjustment at its byte offset in the paragraph.
     func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-               font: HBFont, scratch: PrepareScratch, output: Shaper.Output) {
+               font: OpaquePointer, scratch: PrepareScratch, output: Shaper.Output) {
         let buffer = scratch.buffer
         // Piece boundaries: break opportunities at grapheme boundaries inside the run.
         var bounds = scratch.pieceBounds
@@ -138,7 +139,7 @@ final class ShapeCache: Sendable {
         bounds.append(run.end)
         let pieceCount = bounds.count - 1
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
-        let fontID = ObjectIdentifier(font)
+        let fontID = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
 
         for piece in 0..<pieceCount {
             let start = bounds[piece], end = bounds[piece + 1]

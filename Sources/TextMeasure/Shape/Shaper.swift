@@ -25,7 +25,9 @@ enum Shaper {
     /// without the pair (Pango reshapes both sides of a break). It is the difference between the nominal
     /// and the positioned advance of the cluster's last glyph, for left-to-right runs (right-to-left
     /// scripts here break only at spaces, where it does not matter).
-    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: HBFont, buffer: OpaquePointer,
+    /// `font` is an immutable `hb_font_t` (see ``HBFont``), passed as a raw pointer so that two threads
+    /// shaping with the same font do not contend on its reference count.
+    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, buffer: OpaquePointer,
                       output: Output) {
         for offset in run.start..<run.end {
             output.advance[offset] = 0
@@ -41,7 +43,7 @@ enum Shaper {
         hb_buffer_set_script(buffer, run.script)
         let direction = hb_script_get_horizontal_direction(run.script)
         hb_buffer_set_direction(buffer, direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        hb_shape(font.pointer, buffer, nil, 0)
+        hb_shape(font, buffer, nil, 0)
 
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
@@ -58,7 +60,7 @@ enum Shaper {
             }
             let isLastOfCluster = i + 1 == Int(count) || infos[i + 1].cluster != infos[i].cluster
             if isLTR && isLastOfCluster && positions[i].x_advance != 0 {
-                let nominal = hb_font_get_glyph_h_advance(font.pointer, infos[i].codepoint)
+                let nominal = hb_font_get_glyph_h_advance(font, infos[i].codepoint)
                 output.breakAdjust[cluster] = nominal - positions[i].x_advance
             }
         }
