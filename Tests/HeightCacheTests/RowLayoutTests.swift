@@ -89,6 +89,30 @@ struct RowLayoutTests {
         #expect(cache.statistics.misses == 1)
     }
 
+    /// The estimate learns from measured rows: once rows of a layout have been measured, estimates of
+    /// similar rows that were not are closer to their true heights than before.
+    @Test func estimatesLearnFromMeasuredRows() throws {
+        let bodies = (0..<60).map { i in
+            String(repeating: "Measured rows teach the estimate how wide this text really is. ", count: 1 + i % 5) + "\(i)"
+        }
+        let messages = bodies.map { Message(author: "Reader", body: $0) }
+        let training = Array(messages.prefix(40)), heldOut = Array(messages.suffix(20))
+        let cache = try HeightCache(layout: Self.layout, measurer: Self.measurer)
+        let width = 360.0
+        func meanError() -> Double {
+            heldOut.map { message in
+                let exact = (try? Self.layout.measure(message, width: width, texts: Self.texts).height) ?? 0
+                return abs(cache.estimatedHeight(for: message, width: width) - exact) / exact
+            }.reduce(0, +) / Double(heldOut.count)
+        }
+        let before = meanError()
+        for message in training { _ = cache.height(for: message, width: width) }
+        let after = meanError()
+        #expect(after < before, "mean relative error \(before) before learning, \(after) after")
+        // Held-out rows were only estimated, never measured.
+        #expect(heldOut.allSatisfy { cache.cachedHeight(for: $0, width: width) == nil })
+    }
+
     @Test func invalidStylesAreRefusedWhenTheCacheIsMade() {
         let bad = RowLayout<Message>(elements: [.text(\.body, style: TextStyle(size: -1))])
         #expect(throws: TextMeasureError.invalidSize(-1)) { try HeightCache(layout: bad, measurer: Self.measurer) }

@@ -65,6 +65,22 @@ struct FontTests {
         }
     }
 
+    @Test func collectionFacesAreChosenByIndex() throws {
+        let collection = Fixtures.root + "/Tests/Fixtures/HebrewThai.ttc"
+        let hebrew = try TextMeasurer(fonts: [FontFile(path: collection, faceIndex: 0)])
+        let thai = try TextMeasurer(fonts: [FontFile(path: collection, faceIndex: 1)])
+        #expect(hebrew.cascade.primary.familyName == "Noto Sans Hebrew")
+        #expect(thai.cascade.primary.familyName == "Noto Sans Thai")
+        // Each face measures its own script as the same face loaded from its own file does.
+        let style = TextStyle(size: 16)
+        let fromFile = try TextMeasurer(fontFiles: [Fixtures.root + "/Fonts/NotoSansThai-Regular.ttf"])
+        #expect(try thai.measure("สวัสดีครับ", style: style, width: 1000).widestLineWidth
+                == fromFile.measure("สวัสดีครับ", style: style, width: 1000).widestLineWidth)
+        #expect(throws: FontError.faceIndexOutOfRange(path: collection, index: 2, faceCount: 2)) {
+            try TextMeasurer(fonts: [FontFile(path: collection, faceIndex: 2)])
+        }
+    }
+
     @Test func emptyCascadeIsRefused() {
         #expect(throws: FontError.emptyCascade) { try TextMeasurer(fontFiles: []) }
     }
