@@ -41,7 +41,7 @@ public final class TextMeasurer: Sendable {
     /// pieces (words) reused across texts; 0 turns it off.
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
-        self.preparer = Preparer(cascade: cascade, selector: FontSelector(cascade: cascade),
+        self.preparer = Preparer(selector: FontSelector(cascade: cascade),
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
     }
 

@@ -4,7 +4,6 @@ import CUnicodeBreak
 /// Turns text into a ``PreparedText``: paragraphs → break analysis (ICU) → clusters and runs
 /// (font cascade, scripts) → shaping (HarfBuzz, through the shaped-piece cache) → segments.
 struct Preparer {
-    let cascade: FontCascade
     let selector: FontSelector
     /// Shaped pieces reused across texts; nil shapes every run afresh.
     let shapeCache: ShapeCache?
