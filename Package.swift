@@ -28,7 +28,7 @@ let package = Package(
         .executableTarget(
             name: "TextMeasureCLI",
             dependencies: [
-                "TextMeasure", "HeightCache",
+                "TextMeasure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

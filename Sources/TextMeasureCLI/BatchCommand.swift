@@ -1,5 +1,4 @@
 import ArgumentParser
-import HeightCache
 import TextMeasure
 
 #if canImport(Glibc)
@@ -44,10 +43,8 @@ struct BatchCommand: ParsableCommand {
         }
         flush()
         if stats {
-            let s = processor.cache.statistics
             let t = processor.texts.statistics
             StandardStream.write("""
-                heights: \(s.hits) hits, \(s.rangeHits) range hits, \(s.misses) measured, \(s.entries) held
                 prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
                 shaped pieces: \(measurer.shapingStatistics.pieceHits) reused, \(measurer.shapingStatistics.pieceMisses) shaped, \(measurer.shapingStatistics.runsShapedWhole) runs shaped whole
 
@@ -58,34 +55,20 @@ struct BatchCommand: ParsableCommand {
 
 /// Turns one input line into one output value. Thread-safe: its caches are.
 ///
-/// Items go through a ``HeightCache`` keyed by (text, style) and width: an identical item is answered
-/// from the cache, and the same text and style at another width is laid out again from its prepared
-/// text (a ``PreparedTextCache``), or answered outright when the width is inside the valid range.
+/// Items go through a ``PreparedTextCache`` keyed by (text, style): a text seen before in the same
+/// style is laid out again from its prepared form (arithmetic only, a fraction of a microsecond), so an
+/// identical item or the same text at another width costs no shaping. A height cache in front of it
+/// would only add a second look-up: answering from a valid width range saves less than it costs.
 struct BatchProcessor: Sendable {
-    struct Item: Hashable, Sendable {
-        var text: TextKey
-        var style: TextStyle
-    }
-
     let measurer: TextMeasurer
     let style: TextStyle
-    let cache: HeightCache<Item>
     let texts: PreparedTextCache
     static let knownFields: Set<String> = ["text", "width", "size", "maxLines"]
 
-    init(measurer: TextMeasurer, style: TextStyle, cachedItems: Int = 20_000, preparedTexts: Int = 10_000) {
+    init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int = 10_000) {
         self.measurer = measurer
         self.style = style
-        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
-        self.texts = texts
-        cache = HeightCache(capacity: cachedItems, retainedWidths: 64, measurement: { item, width in
-            // `process` validated the style and width, so laying out cannot fail.
-            guard let m = try? texts.measure(item.text, style: item.style, width: width, withLines: false) else {
-                preconditionFailure("batch item failed to measure after validation")
-            }
-            return RowMeasurement(height: m.height, validWidths: m.validWidths, lineCount: m.lineCount,
-                                  isTruncated: m.isTruncated)
-        })
+        texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
     }
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
@@ -106,7 +89,7 @@ struct BatchProcessor: Sendable {
 
     /// What became of one input line.
     enum Outcome {
-        case measured(RowMeasurement, extras: [(String, JSONValue)])
+        case measured(TextMeasurement, extras: [(String, JSONValue)])
         case failed(String, extras: [(String, JSONValue)])
 
         /// Appends the output line (without its newline).
@@ -161,7 +144,11 @@ struct BatchProcessor: Sendable {
         } catch {
             return Self.error(error.description, extras)
         }
-        return .measured(cache.measurement(for: Item(text: TextKey(text), style: style), width: width), extras: extras)
+        // `lineHeight(for:)` validated the style and the guards above the width, so this cannot fail.
+        guard let result = try? texts.measure(TextKey(text), style: style, width: width, withLines: false) else {
+            preconditionFailure("batch item failed to measure after validation")
+        }
+        return .measured(result, extras: extras)
     }
 
     static func number(_ value: JSONValue) -> Double? {

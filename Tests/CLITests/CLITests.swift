@@ -152,15 +152,20 @@ struct CLITests {
         }
     }
 
-    @Test func batchReusesPreparedTextsAndCachedHeights() throws {
+    @Test func batchReusesPreparedTexts() throws {
         let item = "{\"text\":\"The same message, measured again and again\",\"width\":WIDTH}"
         let widths = [120, 120, 240, 120, 241, 480]
         let input = widths.map { item.replacingOccurrences(of: "WIDTH", with: String($0)) }.joined(separator: "\n") + "\n"
         let result = try run(["batch", "--stats", "--chunk", "1"], input: input)   // one line at a time: exact counts
         #expect(result.lines.count == widths.count)
         #expect(result.lines[0] == result.lines[1])
-        #expect(result.stderr.contains("prepared texts: 2 reused, 1 shaped"), "\(result.stderr)")
-        #expect(result.stderr.contains("heights: 2 hits, 1 range hits, 3 measured"), "\(result.stderr)")
+        #expect(result.stderr.contains("prepared texts: 5 reused, 1 shaped"), "\(result.stderr)")
+        // Wider is never more lines.
+        let counts = try result.lines.map { try #require(json($0)["lineCount"] as? Int) }
+        #expect(counts[0] > counts[5])
+        #expect(zip(widths, counts).allSatisfy { width, count in
+            zip(widths, counts).allSatisfy { $0.0 < width || $0.1 <= count }
+        })
     }
 
     @Test func batchEchoesIdsOnErrors() throws {

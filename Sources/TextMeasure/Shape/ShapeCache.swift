@@ -8,8 +8,13 @@ import CUnicodeBreak
 /// in the shaping it came from, no lookup looked across either of its edges (the flag is clear at both);
 /// such a piece shapes the same on its own. When a run mixes cached and new pieces, only the new
 /// stretches are shaped, and if HarfBuzz reports that a stretch interacts with its cached neighbours,
-/// the whole run is shaped instead. Keys include the font and size, script, direction, the piece's
-/// bytes (pieces over 32 bytes are not cached) and the character before it. The differential test against Pango and a test comparing
+/// the whole run is shaped instead. Keys include the font and size, script, direction and the piece's
+/// bytes (pieces over 32 bytes are not cached). Inside a run that is all: HarfBuzz promises that two
+/// pieces both clear of the flag at their join concatenate safely, whatever text each was shaped next
+/// to, so a word is shared by every text it occurs in. At a run's edge the flag says nothing, so an
+/// edge piece is reused only at a run's edge; and for the joining scripts, whose shaping reads the
+/// context beyond the run (Arabic letters take their joined forms from it), its key also holds the
+/// character beyond that edge. The differential test against Pango and a test comparing
 /// cached with uncached preparation over the corpus keep this honest.
 ///
 /// Thread safety: one LRU behind one lock, taken once per run for the look-ups that miss the
@@ -50,28 +55,39 @@ final class ShapeCache: Sendable {
         var font: UInt
         var script: UInt32
         var rightToLeft: Bool
+        /// For a piece inside its run, `Key.inside`; for one that starts its run, `Key.runEdge`, or in a
+        /// joining script the scalar before it (0 at the paragraph's start). `after` likewise for the
+        /// piece's end.
         var before: UInt32
+        var after: UInt32
         var text: PieceBytes
         /// Computed once: the dictionary hash.
         var hash = 0
 
-        init(font: UInt, script: UInt32, rightToLeft: Bool, before: UInt32, text: PieceBytes) {
+        /// Not a scalar: the edge is inside the run, where HarfBuzz's flags vouch for it.
+        static let inside = UInt32.max
+        /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
+        static let runEdge = UInt32.max - 1
+
+        init(font: UInt, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
             self.before = before
+            self.after = after
             self.text = text
             var hasher = Hasher()
             hasher.combine(font)
             hasher.combine(script)
             hasher.combine(before)
+            hasher.combine(after)
             hasher.combine(text)
             hash = hasher.finalize()
         }
 
         static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.hash == rhs.hash && lhs.font == rhs.font && lhs.script == rhs.script && lhs.before == rhs.before
-                && lhs.rightToLeft == rhs.rightToLeft && lhs.text == rhs.text
+                && lhs.after == rhs.after && lhs.rightToLeft == rhs.rightToLeft && lhs.text == rhs.text
         }
 
         func hash(into hasher: inout Hasher) {
@@ -140,6 +156,7 @@ final class ShapeCache: Sendable {
         let pieceCount = bounds.count - 1
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
         let fontID = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
+        let readsContext = Self.readsContext(run.script)
 
         for piece in 0..<pieceCount {
             let start = bounds[piece], end = bounds[piece + 1]
@@ -147,9 +164,12 @@ final class ShapeCache: Sendable {
                 keys.append(nil)
                 continue
             }
-            let before = start > 0 ? Self.scalar(before: start, in: bytes) : 0
+            let before = start > run.start ? Key.inside : !readsContext ? Key.runEdge
+                : start > 0 ? Self.scalar(before: start, in: bytes) : 0
+            let after = end < run.end ? Key.inside : !readsContext ? Key.runEdge
+                : end < bytes.count ? UTF8Decoding.scalar(in: bytes, at: end).value : 0
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
-                            text: text))
+                            after: after, text: text))
         }
         // First level: this thread's own pieces, no lock.
         var hits = 0, missingLocally = 0
@@ -256,6 +276,20 @@ final class ShapeCache: Sendable {
             output.advance[offset] = shape.advances[index]
             output.breakAdjust[offset] = shape.breakAdjusts[index]
             output.isClusterStart[offset] = true
+        }
+    }
+
+    /// Whether HarfBuzz shapes the script with Arabic-style joining, which reads the characters around
+    /// the shaped text (the scripts of Unicode's ArabicShaping.txt). Other scripts' shaping sees only
+    /// the text shaped.
+    static func readsContext(_ script: hb_script_t) -> Bool {
+        switch script {
+        case HB_SCRIPT_ARABIC, HB_SCRIPT_SYRIAC, HB_SCRIPT_NKO, HB_SCRIPT_MANDAIC, HB_SCRIPT_MANICHAEAN,
+             HB_SCRIPT_MONGOLIAN, HB_SCRIPT_PHAGS_PA, HB_SCRIPT_PSALTER_PAHLAVI, HB_SCRIPT_ADLAM,
+             HB_SCRIPT_HANIFI_ROHINGYA, HB_SCRIPT_SOGDIAN, HB_SCRIPT_CHORASMIAN, HB_SCRIPT_OLD_UYGHUR:
+            true
+        default:
+            false
         }
     }
 
