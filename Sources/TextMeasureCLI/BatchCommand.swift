@@ -30,18 +30,10 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         let measurer = try style.makeMeasurer()
         let processor = BatchProcessor(measurer: measurer, style: style.style)
-        var lines: [String] = []
-        lines.reserveCapacity(chunk)
-        func flush() {
-            StandardStream.write(processor.process(lines), to: STDOUT_FILENO)
-            lines.removeAll(keepingCapacity: true)
-        }
         var input = LineReader(descriptor: STDIN_FILENO)
-        while let line = input.next() {
-            lines.append(line)
-            if lines.count >= max(1, chunk) { flush() }
+        while let lines = input.next(maxLines: max(1, chunk)) {
+            StandardStream.write(processor.process(lines), to: STDOUT_FILENO)
         }
-        flush()
         if stats {
             let t = processor.texts.statistics
             StandardStream.write("""
@@ -72,19 +64,28 @@ struct BatchProcessor: Sendable {
     }
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
-    func process(_ lines: [String]) -> String {
+    func process(_ lines: Lines) -> String {
         // Blocks of lines, each written into one string, spread over the cores; small blocks so that no
-        // core waits long for the last one.
+        // core waits long for the last one. The lines are still bytes: decoding them is work the cores
+        // share, not the reading thread's alone.
         let blockSize = 16
         let blocks = Array(stride(from: 0, to: lines.count, by: blockSize))
         return TextMeasurer.concurrentMap(blocks) { start in
             var text = ""
-            for line in lines[start..<min(lines.count, start + blockSize)] {
-                process(line).write(to: &text)
-                text += "\n"
+            lines.bytes.withUnsafeBufferPointer { bytes in
+                for index in start..<min(lines.count, start + blockSize) {
+                    process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &text)
+                    text += "\n"
+                }
             }
             return text
         }.joined()
+    }
+
+    /// Processes one line given as text.
+    func process(_ line: String) -> Outcome {
+        var line = line
+        return line.withUTF8 { process($0) }
     }
 
     /// What became of one input line.
@@ -114,9 +115,12 @@ struct BatchProcessor: Sendable {
         }
     }
 
-    func process(_ line: String) -> Outcome {
-        if line.allSatisfy(\.isWhitespace) { return Self.error("blank line") }
-        guard let value = try? JSONScanner.parse(line) else { return Self.error("invalid JSON") }
+    /// Processes one line's UTF-8 bytes.
+    func process(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard let value = try? JSONScanner.parse(line) else {
+            let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+            return Self.error(isBlank ? "blank line" : "invalid JSON")
+        }
         guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
         let extras = fields.filter { !Self.knownFields.contains($0.0) }
         let field = Dictionary(fields, uniquingKeysWith: { first, _ in first })
@@ -183,51 +187,65 @@ enum StandardStream {
     }
 }
 
-/// Reads lines from a file descriptor in 64 KiB blocks (much faster than `readLine`, which this
-/// otherwise matches: "\n" or "\r\n" ends a line, a last line without one still counts, invalid UTF-8
-/// is repaired with U+FFFD).
+/// Lines read from standard input, still as bytes: their UTF-8 (or not) and where each line is.
+struct Lines: Sendable {
+    var bytes: [UInt8]
+    /// Each line's bytes in `bytes`, without its "\n" or "\r\n".
+    var ranges: [Range<Int>]
+    var count: Int { ranges.count }
+}
+
+/// Reads lines from a file descriptor in 64 KiB blocks, many at a time, without decoding them (the
+/// cores that process the lines do that). Lines end as `readLine` ends them: "\n" or "\r\n"; a last
+/// line without one still counts.
 struct LineReader {
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
+    /// Bytes read but not yet handed out (the start of an unfinished line).
+    private var pending: [UInt8] = []
     private var atEnd = false
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    mutating func next() -> String? {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+    /// The next lines, at most `maxLines` of them (fewer at the end of the input), or nil at its end.
+    mutating func next(maxLines: Int) -> Lines? {
+        var bytes = pending
+        pending = []
+        var ranges: [Range<Int>] = []
+        var start = 0, scanned = 0
+        while ranges.count < maxLines {
+            if let newline = bytes[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 var end = newline
-                if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                ranges.append(start..<end)
                 start = newline + 1
-                return line
+                scanned = start
+            } else if atEnd {
+                if start < bytes.count { ranges.append(start..<bytes.count) }
+                start = bytes.count
+                break
+            } else {
+                scanned = bytes.count
+                fill(&bytes)
             }
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
-                return line
-            }
-            fill()
         }
+        pending = Array(bytes[start...])
+        bytes.removeSubrange(start...)
+        return ranges.isEmpty ? nil : Lines(bytes: bytes, ranges: ranges)
     }
 
-    private mutating func fill() {
-        buffer.removeSubrange(0..<start)
-        start = 0
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
-        let count = buffer.withUnsafeMutableBytes { raw -> Int in
+    private mutating func fill(_ bytes: inout [UInt8]) {
+        let old = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 1 << 16))
+        let count = bytes.withUnsafeMutableBytes { raw -> Int in
             while true {
                 let read = Glibc.read(descriptor, raw.baseAddress! + old, 1 << 16)
                 if read < 0 && errno == EINTR { continue }
                 return read
             }
         }
-        buffer.removeSubrange((old + max(0, count))...)
+        bytes.removeSubrange((old + max(0, count))...)
         if count <= 0 { atEnd = true }
     }
 }

@@ -10,16 +10,16 @@ struct JSONScanner {
     /// Parses one complete JSON value; anything but white space after it is an error.
     static func parse(_ line: String) throws(Failure) -> JSONValue {
         var line = line
-        let result = line.withUTF8 { bytes -> Result<JSONValue, Failure> in
-            var scanner = JSONScanner(bytes: bytes)
-            return Result { () throws(Failure) -> JSONValue in
-                let value = try scanner.value(depth: 0)
-                scanner.skipWhitespace()
-                guard scanner.index == bytes.count else { throw Failure() }
-                return value
-            }
-        }
-        return try result.get()
+        return try line.withUTF8 { bytes in Result { () throws(Failure) in try parse(bytes) } }.get()
+    }
+
+    /// The same, from UTF-8 bytes (invalid sequences inside strings become U+FFFD).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var scanner = JSONScanner(bytes: bytes)
+        let value = try scanner.value(depth: 0)
+        scanner.skipWhitespace()
+        guard scanner.index == bytes.count else { throw Failure() }
+        return value
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {

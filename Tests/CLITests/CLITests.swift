@@ -168,6 +168,25 @@ struct CLITests {
         })
     }
 
+    /// Line endings, a line longer than one 64 KiB read, blank lines and chunk boundaries: one output
+    /// line per input line, the same results whatever the chunk size.
+    @Test func batchSplitsLinesLikeReadLine() throws {
+        let long = String(repeating: "word ", count: 16_000)   // 80 KB: spans two reads
+        let input = "{\"text\":\"a b\",\"width\":50,\"id\":1}\r\n"
+            + "\n"
+            + "{\"text\":\"\(long)\",\"width\":300,\"id\":2}\n"
+            + "{\"text\":\"caf\u{E9}\",\"width\":50,\"id\":3}\r\n"
+            + "{\"text\":\"last, no newline\",\"width\":50,\"id\":4}"
+        let whole = try run(["batch"], input: input)
+        let chunked = try run(["batch", "--chunk", "2"], input: input)
+        #expect(whole.lines.count == 5)
+        #expect(chunked.lines == whole.lines)
+        #expect(whole.lines[1].contains("blank line"))
+        let ids = try [0, 2, 3, 4].map { try json(whole.lines[$0])["id"] as? Int }
+        #expect(ids == [1, 2, 3, 4])
+        #expect(try json(whole.lines[2])["lineCount"] as? Int ?? 0 > 200)
+    }
+
     @Test func batchEchoesIdsOnErrors() throws {
         let result = try run(["batch"], input: "{\"id\":42,\"text\":\"a\",\"width\":-1}\n")
         #expect(try json(result.lines[0])["id"] as? Int == 42)

@@ -1,5 +1,10 @@
 /// A dictionary with a capacity that evicts its least recently used entry: O(1) look-up, insertion,
-/// promotion and eviction (a slab of nodes linked into a recency list, indexed by a hash table).
+/// promotion and eviction.
+///
+/// Entries live in a slab of nodes linked into a recency list. The index is an open-addressing hash
+/// table of 32-bit node numbers (linear probing, backward-shift deletion), not a `Dictionary`: a key is
+/// stored once, in its node, and each bucket costs 4 bytes, so a cache of large keys (the shaped-piece
+/// cache's are 80 bytes) neither doubles its memory nor copies its keys when the index grows.
 ///
 /// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Public and inlinable,
 /// like ``Locked``, so that generic caches built on it are specialized where they are used.
@@ -8,23 +13,31 @@ public struct LRUDictionary<Key: Hashable, Value> {
     struct Node {
         @usableFromInline var key: Key
         @usableFromInline var value: Value
-        @usableFromInline var newer: Int
-        @usableFromInline var older: Int
+        @usableFromInline var hash: Int
+        @usableFromInline var newer: Int32
+        @usableFromInline var older: Int32
 
         @inlinable
-        init(key: Key, value: Value, newer: Int, older: Int) {
+        init(key: Key, value: Value, hash: Int, newer: Int32, older: Int32) {
             self.key = key
             self.value = value
+            self.hash = hash
             self.newer = newer
             self.older = older
         }
     }
 
+    /// Nodes; a removed node's number goes to `free` and its key and value stay until reused.
     @usableFromInline var nodes: [Node] = []
-    @usableFromInline var free: [Int] = []
-    @usableFromInline var index: [Key: Int] = [:]
-    @usableFromInline var newest = -1
-    @usableFromInline var oldest = -1
+    @usableFromInline var free: [Int32] = []
+    /// Node numbers by hash; `empty` marks a free bucket. Its size is a power of two, at least twice
+    /// the number of entries.
+    @usableFromInline var buckets: [Int32] = []
+    @usableFromInline var entryCount = 0
+    @usableFromInline var newest: Int32 = -1
+    @usableFromInline var oldest: Int32 = -1
+
+    @usableFromInline static var empty: Int32 { -1 }
 
     /// The most entries kept; inserting beyond it evicts the least recently used.
     public var capacity: Int {
@@ -32,74 +45,90 @@ public struct LRUDictionary<Key: Hashable, Value> {
     }
 
     /// An empty dictionary holding at most `capacity` entries; `reserving` entries' storage is
-    /// allocated up front (growing by doubling later briefly holds both the old and the new storage).
+    /// allocated up front (the operating system maps its pages as they are first written, so an
+    /// unused reservation costs address space, not memory).
     @inlinable
     public init(capacity: Int, reserving reserved: Int = 0) {
         precondition(capacity > 0, "an LRU dictionary needs a capacity of at least 1")
+        precondition(capacity < Int(Int32.max) / 4, "an LRU dictionary holds fewer than 2^29 entries")
         self.capacity = capacity
+        let reserved = min(reserved, capacity)
         if reserved > 0 {
-            nodes.reserveCapacity(min(reserved, capacity))
-            index.reserveCapacity(min(reserved, capacity))
+            nodes.reserveCapacity(reserved)
+            buckets = Array(repeating: Self.empty, count: Self.bucketCount(for: reserved))
         }
     }
 
     @inlinable
-    public var count: Int { index.count }
+    public var count: Int { entryCount }
 
     /// The value for `key`, marking it most recently used.
     @inlinable
     public mutating func value(for key: Key) -> Value? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = find(key, hash: key.hashValue).node else { return nil }
         promote(slot)
-        return nodes[slot].value
+        return nodes[Int(slot)].value
     }
 
     /// The value for `key` without changing its recency.
     @inlinable
     public func peek(_ key: Key) -> Value? {
-        index[key].map { nodes[$0].value }
+        find(key, hash: key.hashValue).node.map { nodes[Int($0)].value }
     }
 
     /// Stores `value` for `key` as the most recently used entry; returns the entries evicted to make room.
     @inlinable @discardableResult
     public mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
-        if let slot = index[key] {
-            nodes[slot].value = value
+        let hash = key.hashValue
+        let found = find(key, hash: hash)
+        if let slot = found.node {
+            nodes[Int(slot)].value = value
             promote(slot)
             return []
         }
         var evicted: [(key: Key, value: Value)] = []
         while count >= capacity, let old = removeOldest() { evicted.append(old) }
-        let node = Node(key: key, value: value, newer: -1, older: newest)
-        let slot: Int
+        let node = Node(key: key, value: value, hash: hash, newer: -1, older: newest)
+        let slot: Int32
         if let reused = free.popLast() {
-            nodes[reused] = node
+            nodes[Int(reused)] = node
             slot = reused
         } else {
             nodes.append(node)
-            slot = nodes.count - 1
+            slot = Int32(nodes.count - 1)
         }
-        if newest >= 0 { nodes[newest].newer = slot }
+        if newest >= 0 { nodes[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
-        index[key] = slot
+        entryCount += 1
+        if buckets.count < Self.bucketCount(for: entryCount) {
+            rebuildBuckets(count: Self.bucketCount(for: entryCount))
+        } else if evicted.isEmpty {
+            buckets[found.bucket] = slot
+        } else {
+            // Evictions may have shifted buckets since the look-up found an empty one.
+            buckets[find(key, hash: hash).bucket] = slot
+        }
         return evicted
     }
 
     /// Removes the entry for `key`, returning its value.
     @inlinable @discardableResult
     public mutating func removeValue(for key: Key) -> Value? {
-        guard let slot = index.removeValue(forKey: key) else { return nil }
+        let found = find(key, hash: key.hashValue)
+        guard let slot = found.node else { return nil }
+        removeBucket(at: found.bucket)
         unlink(slot)
         free.append(slot)
-        return nodes[slot].value
+        entryCount -= 1
+        return nodes[Int(slot)].value
     }
 
     /// Removes and returns the least recently used entry.
     @inlinable
     public mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0 else { return nil }
-        let node = nodes[oldest]
+        let node = nodes[Int(oldest)]
         removeValue(for: node.key)
         return (node.key, node.value)
     }
@@ -108,7 +137,8 @@ public struct LRUDictionary<Key: Hashable, Value> {
     public mutating func removeAll() {
         nodes.removeAll()
         free.removeAll()
-        index.removeAll()
+        buckets.removeAll()
+        entryCount = 0
         newest = -1
         oldest = -1
     }
@@ -119,10 +149,10 @@ public struct LRUDictionary<Key: Hashable, Value> {
         var removed: [Key] = []
         var slot = newest
         while slot >= 0 {
-            let next = nodes[slot].older
-            if shouldRemove(nodes[slot].key) {
-                removed.append(nodes[slot].key)
-                removeValue(for: nodes[slot].key)
+            let next = nodes[Int(slot)].older
+            if shouldRemove(nodes[Int(slot)].key) {
+                removed.append(nodes[Int(slot)].key)
+                removeValue(for: nodes[Int(slot)].key)
             }
             slot = next
         }
@@ -131,15 +161,15 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// The most recently used key.
     @inlinable
-    public var newestKey: Key? { newest >= 0 ? nodes[newest].key : nil }
+    public var newestKey: Key? { newest >= 0 ? nodes[Int(newest)].key : nil }
 
     /// The first key, from most to least recently used, for which `body` returns a value; that value.
     @inlinable
     public func firstByRecency<R>(_ body: (Key) -> R?) -> R? {
         var slot = newest
         while slot >= 0 {
-            if let result = body(nodes[slot].key) { return result }
-            slot = nodes[slot].older
+            if let result = body(nodes[Int(slot)].key) { return result }
+            slot = nodes[Int(slot)].older
         }
         return nil
     }
@@ -150,27 +180,89 @@ public struct LRUDictionary<Key: Hashable, Value> {
         var keys: [Key] = []
         var slot = newest
         while slot >= 0 {
-            keys.append(nodes[slot].key)
-            slot = nodes[slot].older
+            keys.append(nodes[Int(slot)].key)
+            slot = nodes[Int(slot)].older
         }
         return keys
     }
 
+    // MARK: The index
+
+    /// Buckets for `count` entries: a power of two, at least twice as many (short probe sequences).
     @inlinable
-    mutating func promote(_ slot: Int) {
+    static func bucketCount(for count: Int) -> Int {
+        var buckets = 8
+        while buckets < 2 * count { buckets <<= 1 }
+        return buckets
+    }
+
+    /// The node holding `key`, and the bucket where it is (or the empty bucket where it would go).
+    @inlinable
+    func find(_ key: Key, hash: Int) -> (node: Int32?, bucket: Int) {
+        guard !buckets.isEmpty else { return (nil, 0) }
+        let mask = buckets.count - 1
+        var bucket = hash & mask
+        while true {
+            let slot = buckets[bucket]
+            if slot == Self.empty { return (nil, bucket) }
+            if nodes[Int(slot)].hash == hash && nodes[Int(slot)].key == key { return (slot, bucket) }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// Empties `bucket`, moving later buckets of the same probe sequences back so that no look-up
+    /// stops early at the hole.
+    @inlinable
+    mutating func removeBucket(at bucket: Int) {
+        let mask = buckets.count - 1
+        var hole = bucket
+        var next = bucket
+        while true {
+            next = (next + 1) & mask
+            let slot = buckets[next]
+            if slot == Self.empty { break }
+            let home = nodes[Int(slot)].hash & mask
+            // The entry at `next` may move into the hole if its home bucket is not in (hole, next].
+            let distanceToHome = (next - home) & mask
+            let distanceToHole = (next - hole) & mask
+            if distanceToHome >= distanceToHole {
+                buckets[hole] = slot
+                hole = next
+            }
+        }
+        buckets[hole] = Self.empty
+    }
+
+    @inlinable
+    mutating func rebuildBuckets(count: Int) {
+        buckets = Array(repeating: Self.empty, count: count)
+        let mask = count - 1
+        var slot = newest
+        while slot >= 0 {
+            var bucket = nodes[Int(slot)].hash & mask
+            while buckets[bucket] != Self.empty { bucket = (bucket + 1) & mask }
+            buckets[bucket] = slot
+            slot = nodes[Int(slot)].older
+        }
+    }
+
+    // MARK: The recency list
+
+    @inlinable
+    mutating func promote(_ slot: Int32) {
         guard slot != newest else { return }
         unlink(slot)
-        nodes[slot].older = newest
-        nodes[slot].newer = -1
-        if newest >= 0 { nodes[newest].newer = slot }
+        nodes[Int(slot)].older = newest
+        nodes[Int(slot)].newer = -1
+        if newest >= 0 { nodes[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
     }
 
     @inlinable
-    mutating func unlink(_ slot: Int) {
-        let node = nodes[slot]
-        if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
-        if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldest = node.newer }
+    mutating func unlink(_ slot: Int32) {
+        let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
+        if newer >= 0 { nodes[Int(newer)].older = older } else { newest = older }
+        if older >= 0 { nodes[Int(older)].newer = newer } else { oldest = newer }
     }
 }

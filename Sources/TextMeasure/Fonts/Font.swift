@@ -76,25 +76,21 @@ public final class Font: @unchecked Sendable {
             throw .unreadable(path: path, reason: "FreeType could not start")
         }
         defer { FT_Done_FreeType(library) }
-        var probe: FT_Face?
-        // Index -1 asks only how many faces the file holds.
-        let error = FT_New_Face(library, path, -1, &probe)
-        guard error == 0, let probe else {
-            let message = cft_error_string(error).map { String(cString: $0) } ?? "FreeType error \(error)"
-            throw .corrupt(path: path, reason: message)
-        }
-        let faceCount = Int(probe.pointee.num_faces)
-        FT_Done_Face(probe)
-        guard faceIndex < faceCount else {
-            throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount)
-        }
         var face: FT_Face?
-        let faceError = FT_New_Face(library, path, FT_Long(faceIndex), &face)
-        guard faceError == 0, let face else {
-            let message = cft_error_string(faceError).map { String(cString: $0) } ?? "FreeType error \(faceError)"
-            throw .corrupt(path: path, reason: message)
+        let error = FT_New_Face(library, path, FT_Long(faceIndex), &face)
+        if error == 0, let face {
+            FT_Done_Face(face)
+            return
         }
-        FT_Done_Face(face)
+        // Index -1 asks only how many faces the file holds: was the index out of range?
+        var probe: FT_Face?
+        if FT_New_Face(library, path, -1, &probe) == 0, let probe {
+            let faceCount = Int(probe.pointee.num_faces)
+            FT_Done_Face(probe)
+            if faceIndex >= faceCount { throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount) }
+        }
+        let message = cft_error_string(error).map { String(cString: $0) } ?? "FreeType error \(error)"
+        throw .corrupt(path: path, reason: message)
     }
 
     private static func name(of face: OpaquePointer, id: hb_ot_name_id_t) -> String? {

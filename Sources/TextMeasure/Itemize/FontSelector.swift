@@ -26,11 +26,19 @@ final class FontSelector: @unchecked Sendable {
             let set = hb_set_create()
             defer { hb_set_destroy(set) }
             hb_face_collect_unicodes(font.face, set)
-            var codepoint = hb_codepoint_t.max   // HB_SET_VALUE_INVALID: start before the first
             let value = UInt8(min(index + 1, 255))
-            while hb_set_next(set, &codepoint) != 0 && codepoint < Self.tableLimit {
-                first[Int(codepoint)] = value
-                if font.isColor { color[Int(codepoint)] = value }
+            // In batches: a CJK font covers tens of thousands of characters.
+            var batch = [hb_codepoint_t](repeating: 0, count: 1024)
+            var last = hb_codepoint_t.max   // HB_SET_VALUE_INVALID: start before the first
+            scan: while true {
+                let count = Int(hb_set_next_many(set, last, &batch, UInt32(batch.count)))
+                guard count > 0 else { break }
+                for codepoint in batch[..<count] {
+                    guard codepoint < Self.tableLimit else { break scan }
+                    first[Int(codepoint)] = value
+                    if font.isColor { color[Int(codepoint)] = value }
+                }
+                last = batch[count - 1]
             }
         }
         firstFont = first

@@ -121,7 +121,8 @@ final class ShapeCache: Sendable {
     private let state: Locked<State>
 
     init(capacity: Int) {
-        state = Locked(State(pieces: LRUDictionary(capacity: max(1, capacity))))
+        // Reserved up front: the pages are mapped as entries fill them, and the slab is never copied.
+        state = Locked(State(pieces: LRUDictionary(capacity: max(1, capacity), reserving: capacity)))
     }
 
     var statistics: Statistics { state.withLock { $0.statistics } }
