@@ -17,7 +17,7 @@ import CUnicodeBreak
 /// character beyond that edge. The differential test against Pango and a test comparing
 /// cached with uncached preparation over the corpus keep this honest.
 ///
-/// Thread safety: one LRU behind one lock, taken once per run for the look-ups that miss the
+/// Thread safety: one table (CLOCK eviction, see ``ClockTable``) behind one lock, taken once per run for the look-ups that miss the
 /// preparation's private first level (see `PrepareScratch.localPieces`), and once to store what was
 /// shaped; any number of threads at once.
 final class ShapeCache: Sendable {
@@ -50,19 +50,20 @@ final class ShapeCache: Sendable {
         }
     }
 
+    /// Fields ordered so that the key packs into 64 bytes.
     struct Key: Hashable, Sendable {
         /// The `hb_font_t` (one per font and size, alive as long as the process).
         var font: UInt
-        var script: UInt32
+        /// Computed once: the table hash.
+        var hash = 0
+        var text: PieceBytes
         var rightToLeft: Bool
+        var script: UInt32
         /// For a piece inside its run, `Key.inside`; for one that starts its run, `Key.runEdge`, or in a
         /// joining script the scalar before it (0 at the paragraph's start). `after` likewise for the
         /// piece's end.
         var before: UInt32
         var after: UInt32
-        var text: PieceBytes
-        /// Computed once: the dictionary hash.
-        var hash = 0
 
         /// Not a scalar: the edge is inside the run, where HarfBuzz's flags vouch for it.
         static let inside = UInt32.max
@@ -76,13 +77,25 @@ final class ShapeCache: Sendable {
             self.before = before
             self.after = after
             self.text = text
-            var hasher = Hasher()
-            hasher.combine(font)
-            hasher.combine(script)
-            hasher.combine(before)
-            hasher.combine(after)
-            hasher.combine(text)
-            hash = hasher.finalize()
+            // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
+            // `Hasher` (SipHash) took tens, for one key per piece of every text.
+            var h = Self.seed
+            h = Self.mix(h, UInt64(font))
+            h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
+            h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
+            h = Self.mix(h, text.words.0)
+            h = Self.mix(h, text.words.1)
+            h = Self.mix(h, text.words.2)
+            h = Self.mix(h, text.words.3)
+            hash = Int(truncatingIfNeeded: h)
+        }
+
+        private static let seed = UInt64.random(in: 0...UInt64.max)
+
+        @inline(__always)
+        private static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
+            let product = (h ^ value).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+            return product.high ^ product.low
         }
 
         static func == (lhs: Key, rhs: Key) -> Bool {
@@ -97,13 +110,14 @@ final class ShapeCache: Sendable {
 
     /// A shaped piece: per HarfBuzz cluster, its byte offset in the piece, advance and break
     /// adjustment. Up to 16 clusters, stored inline (SIMD vectors): reading or copying a cached piece
-    /// touches no reference count. Longer pieces are not cached.
+    /// touches no reference count. Longer pieces, and pieces with a break adjustment (a kerning value)
+    /// beyond 16 bits, are not cached: 128 bytes a piece.
     struct Shape: Sendable {
         static let capacity = 16
-        var count = 0
         var offsets = SIMD16<UInt8>()
         var advances = SIMD16<Int32>()
-        var breakAdjusts = SIMD16<Int32>()
+        var breakAdjusts = SIMD16<Int16>()
+        var count: UInt8 = 0
     }
 
     /// Counters since the measurer was created.
@@ -114,15 +128,14 @@ final class ShapeCache: Sendable {
     }
 
     private struct State {
-        var pieces: LRUDictionary<Key, Shape>
+        var pieces: ClockTable<Key, Shape>
         var statistics = Statistics()
     }
 
     private let state: Locked<State>
 
     init(capacity: Int) {
-        // Reserved up front: the pages are mapped as entries fill them, and the slab is never copied.
-        state = Locked(State(pieces: LRUDictionary(capacity: max(1, capacity), reserving: capacity)))
+        state = Locked(State(pieces: ClockTable(capacity: max(1, capacity))))
     }
 
     var statistics: Statistics { state.withLock { $0.statistics } }
@@ -184,7 +197,7 @@ final class ShapeCache: Sendable {
             hits += state.withLock { state -> Int in
                 var found = 0
                 for index in 0..<pieceCount where cached[index] == nil {
-                    guard let key = keys[index], let value = state.pieces.value(for: key) else { continue }
+                    guard let key = keys[index], let value = state.pieces.value(for: key, hash: key.hash) else { continue }
                     cached[index] = value
                     found += 1
                 }
@@ -231,7 +244,7 @@ final class ShapeCache: Sendable {
         }
         for (key, shape) in shaped { remember(shape, for: key, in: scratch) }
         state.withLock { state in
-            for (key, shape) in shaped { state.pieces.set(shape, for: key) }
+            for (key, shape) in shaped { state.pieces.set(shape, for: key, hash: key.hash) }
             state.statistics.hits += hits
             state.statistics.misses += pieceCount - hits
             if shapedWhole { state.statistics.runsShapedWhole += 1 }
@@ -250,10 +263,14 @@ final class ShapeCache: Sendable {
             var shape = Shape()
             var fits = true
             for offset in start..<end where output.isClusterStart[offset] {
-                guard shape.count < Shape.capacity else { fits = false; break }
-                shape.offsets[shape.count] = UInt8(offset - start)
-                shape.advances[shape.count] = output.advance[offset]
-                shape.breakAdjusts[shape.count] = output.breakAdjust[offset]
+                let index = Int(shape.count)
+                guard index < Shape.capacity, let breakAdjust = Int16(exactly: output.breakAdjust[offset]) else {
+                    fits = false
+                    break
+                }
+                shape.offsets[index] = UInt8(offset - start)
+                shape.advances[index] = output.advance[offset]
+                shape.breakAdjusts[index] = breakAdjust
                 shape.count += 1
             }
             if fits { shaped.append((key, shape)) }
@@ -272,10 +289,10 @@ final class ShapeCache: Sendable {
             output.isClusterStart[offset] = false
             output.isUnsafe[offset] = false
         }
-        for index in 0..<shape.count {
+        for index in 0..<Int(shape.count) {
             let offset = range.lowerBound + Int(shape.offsets[index])
             output.advance[offset] = shape.advances[index]
-            output.breakAdjust[offset] = shape.breakAdjusts[index]
+            output.breakAdjust[offset] = Int32(shape.breakAdjusts[index])
             output.isClusterStart[offset] = true
         }
     }
