@@ -70,7 +70,7 @@ struct BatchProcessor: Sendable {
         // share, not the reading thread's alone.
         let blockSize = 16
         let blocks = Array(stride(from: 0, to: lines.count, by: blockSize))
-        return TextMeasurer.concurrentMap(blocks) { start in
+        return TextMeasurer.concurrentMap(blocks, blockSize: 1) { start in
             var text = ""
             lines.bytes.withUnsafeBufferPointer { bytes in
                 for index in start..<min(lines.count, start + blockSize) {

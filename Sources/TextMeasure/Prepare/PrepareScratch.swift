@@ -31,6 +31,15 @@ final class PrepareScratch: @unchecked Sendable {
     /// take no lock and no hashing. Keys name the HarfBuzz font (which lives as long as the process),
     /// so entries stay valid whichever measurer is using the scratch.
     let localPieces = LocalPieceCache()
+    /// Shape plans by face and segment properties, looked up once per thread (see `shapePlan`).
+    private var shapePlans: [PlanKey: OpaquePointer] = [:]
+
+    private struct PlanKey: Hashable {
+        var face: UInt
+        var script: UInt32
+        var direction: UInt32
+        var language: UInt
+    }
 
     private static let pool = Locked<[PrepareScratch]>([])
 
@@ -40,7 +49,26 @@ final class PrepareScratch: @unchecked Sendable {
 
     deinit {
         hb_buffer_destroy(buffer)
+        for plan in shapePlans.values { hb_shape_plan_destroy(plan) }
         release()
+    }
+
+    /// The shape plan for `font` and the buffer's segment properties (set before calling), as
+    /// `hb_shape` would find it in the face's list of plans. Keeping our own reference spares every
+    /// shaping that search and two atomic reference-count updates on a plan all threads share.
+    func shapePlan(font: OpaquePointer) -> OpaquePointer {
+        var properties = hb_segment_properties_t()
+        hb_buffer_get_segment_properties(buffer, &properties)
+        let face = hb_font_get_face(font)!
+        let key = PlanKey(face: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(face))),
+                          script: properties.script.rawValue, direction: properties.direction.rawValue,
+                          language: UInt(bitPattern: Int(bitPattern: properties.language.map(UnsafeRawPointer.init))))
+        if let plan = shapePlans[key] { return plan }
+        var coordinateCount: UInt32 = 0
+        let coordinates = hb_font_get_var_coords_normalized(font, &coordinateCount)
+        let plan = hb_shape_plan_create_cached2(face, &properties, nil, 0, coordinates, coordinateCount, nil)!
+        shapePlans[key] = plan
+        return plan
     }
 
     /// Runs `body` with a scratch no other thread is using.

@@ -101,7 +101,7 @@ struct Preparer {
                     shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: context.fonts[run.font],
                                      scratch: scratch, output: output)
                 } else {
-                    Shaper.shape(run, of: bytes, font: context.fonts[run.font], buffer: scratch.buffer, output: output)
+                    Shaper.shape(run, of: bytes, font: context.fonts[run.font], scratch: scratch, output: output)
                 }
             }
             // ...and are spread over the grapheme clusters each covers (a ligature spanning several

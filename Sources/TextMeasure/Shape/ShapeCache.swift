@@ -1,4 +1,5 @@
 import CFreeType
+import Synchronization
 import CUnicodeBreak
 
 /// Shaped pieces of text (a word with its trailing space, one ideograph: the text between two break
@@ -17,9 +18,9 @@ import CUnicodeBreak
 /// character beyond that edge. The differential test against Pango and a test comparing
 /// cached with uncached preparation over the corpus keep this honest.
 ///
-/// Thread safety: one table (CLOCK eviction, see ``ClockTable``) behind one lock, taken once per run for the look-ups that miss the
-/// preparation's private first level (see `PrepareScratch.localPieces`), and once to store what was
-/// shaped; any number of threads at once.
+/// Thread safety: any number of threads at once. The shared level is 16 tables (CLOCK eviction, see
+/// ``ClockTable``) with a lock each, taken per piece that misses the preparation's private first level
+/// (see `PrepareScratch.localPieces`) and per piece stored; the counters are atomics.
 final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
     struct PieceBytes: Hashable, Sendable {
@@ -127,24 +128,35 @@ final class ShapeCache: Sendable {
         var runsShapedWhole = 0
     }
 
-    private struct State {
-        var pieces: ClockTable<Key, Shape>
-        var statistics = Statistics()
-    }
-
-    private let state: Locked<State>
+    /// The shared level, split by hash into shards with a lock each: with one lock, two cores
+    /// preparing texts queued on it often enough that one slept in the kernel (a critical section
+    /// that stores a piece may take a page fault).
+    private let shards: [Locked<ClockTable<Key, Shape>>]
+    private static let shardCount = 16   // a power of two
+    private let hits = Atomic<Int>(0)
+    private let misses = Atomic<Int>(0)
+    private let runsShapedWhole = Atomic<Int>(0)
 
     init(capacity: Int) {
-        state = Locked(State(pieces: ClockTable(capacity: max(1, capacity))))
+        let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
+        shards = (0..<Self.shardCount).map { _ in Locked(ClockTable(capacity: perShard)) }
     }
 
-    var statistics: Statistics { state.withLock { $0.statistics } }
+    var statistics: Statistics {
+        Statistics(hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
+                   runsShapedWhole: runsShapedWhole.load(ordering: .relaxed))
+    }
+
+    /// The shard holding `key`: chosen by hash bits that neither the table's buckets (the low bits)
+    /// nor its tags (the high 32) rely on.
+    private func shard(_ key: Key) -> Locked<ClockTable<Key, Shape>> {
+        shards[(key.hash >> 24) & (Self.shardCount - 1)]
+    }
 
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
     /// adjustment at its byte offset in the paragraph.
     func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
                font: OpaquePointer, scratch: PrepareScratch, output: Shaper.Output) {
-        let buffer = scratch.buffer
         // Piece boundaries: break opportunities at grapheme boundaries inside the run.
         var bounds = scratch.pieceBounds
         var keys = scratch.pieceKeys
@@ -192,19 +204,14 @@ final class ShapeCache: Sendable {
             if value != nil { hits += 1 } else if key != nil { missingLocally += 1 }
             cached.append(value)
         }
-        // Second level: the shared cache, one lock for the run.
+        // Second level: the shared cache.
         if missingLocally > 0 {
-            hits += state.withLock { state -> Int in
-                var found = 0
-                for index in 0..<pieceCount where cached[index] == nil {
-                    guard let key = keys[index], let value = state.pieces.value(for: key, hash: key.hash) else { continue }
-                    cached[index] = value
-                    found += 1
-                }
-                return found
-            }
-            for index in 0..<pieceCount {
-                if let key = keys[index], let value = cached[index] { remember(value, for: key, in: scratch) }
+            for index in 0..<pieceCount where cached[index] == nil {
+                guard let key = keys[index],
+                      let value = shard(key).withLock({ $0.value(for: key, hash: key.hash) }) else { continue }
+                cached[index] = value
+                hits += 1
+                remember(value, for: key, in: scratch)
             }
         }
         var shaped: [(Key, Shape)] = []
@@ -221,7 +228,7 @@ final class ShapeCache: Sendable {
             let extendedStart = start > run.start ? Self.start(ofScalarBefore: start, in: bytes) : start
             let extendedEnd = end < run.end ? end + UTF8Decoding.scalar(in: bytes, at: end).length : end
             Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
-                         of: bytes, font: font, buffer: buffer, output: output)
+                         of: bytes, font: font, scratch: scratch, output: output)
             let startJoinUnsafe = extendedStart < start && (!output.isClusterStart[start] || output.isUnsafe[start])
             let endJoinUnsafe = extendedEnd > end && (!output.isClusterStart[end] || output.isUnsafe[end])
             if startJoinUnsafe || endJoinUnsafe {
@@ -233,7 +240,7 @@ final class ShapeCache: Sendable {
             piece = last + 1
         }
         if shapedWhole {
-            Shaper.shape(run, of: bytes, font: font, buffer: buffer, output: output)
+            Shaper.shape(run, of: bytes, font: font, scratch: scratch, output: output)
             shaped.removeAll()
             collect(pieces: 0..<pieceCount, bounds: bounds, keys: keys, shapedEnd: run.end, output: output, into: &shaped)
         } else {
@@ -243,12 +250,12 @@ final class ShapeCache: Sendable {
             }
         }
         for (key, shape) in shaped { remember(shape, for: key, in: scratch) }
-        state.withLock { state in
-            for (key, shape) in shaped { state.pieces.set(shape, for: key, hash: key.hash) }
-            state.statistics.hits += hits
-            state.statistics.misses += pieceCount - hits
-            if shapedWhole { state.statistics.runsShapedWhole += 1 }
+        for (key, shape) in shaped {
+            shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
         }
+        self.hits.add(hits, ordering: .relaxed)
+        misses.add(pieceCount - hits, ordering: .relaxed)
+        if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
     }
 
     /// Collects, for storing, the pieces whose edges HarfBuzz marked safe to concatenate in the shaping

@@ -27,8 +27,9 @@ enum Shaper {
     /// scripts here break only at spaces, where it does not matter).
     /// `font` is an immutable `hb_font_t` (see ``HBFont``), passed as a raw pointer so that two threads
     /// shaping with the same font do not contend on its reference count.
-    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, buffer: OpaquePointer,
+    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, scratch: PrepareScratch,
                       output: Output) {
+        let buffer = scratch.buffer
         for offset in run.start..<run.end {
             output.advance[offset] = 0
             output.breakAdjust[offset] = 0
@@ -43,7 +44,8 @@ enum Shaper {
         hb_buffer_set_script(buffer, run.script)
         let direction = hb_script_get_horizontal_direction(run.script)
         hb_buffer_set_direction(buffer, direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        hb_shape(font, buffer, nil, 0)
+        // What `hb_shape` does, with the plan looked up once per thread.
+        hb_shape_plan_execute(scratch.shapePlan(font: font), font, buffer, nil, 0)
 
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
