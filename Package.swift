@@ -25,10 +25,12 @@ let package = Package(
         ),
         .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
         .target(name: "HeightCache", dependencies: ["TextMeasure"]),
+        // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
+        .target(name: "CSched"),
         .executableTarget(
             name: "TextMeasureCLI",
             dependencies: [
-                "TextMeasure",
+                "TextMeasure", "CSched",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -27,9 +27,15 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Lines measured together; each chunk is spread over all cores, then written in order.")
     var chunk = 4096
 
+    @Option(help: """
+        Prepared texts kept for reuse: a text seen again (at another width, say) is laid out from its \
+        prepared form instead of being shaped again. Each takes a few kilobytes.
+        """)
+    var cachedTexts = 256
+
     func run() throws {
         let measurer = try style.makeMeasurer()
-        let processor = BatchProcessor(measurer: measurer, style: style.style)
+        let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts))
         var input = LineReader(descriptor: STDIN_FILENO)
         while let lines = input.next(maxLines: max(1, chunk)) {
             StandardStream.write(processor.process(lines), to: STDOUT_FILENO)
@@ -55,9 +61,8 @@ struct BatchProcessor: Sendable {
     let measurer: TextMeasurer
     let style: TextStyle
     let texts: PreparedTextCache
-    static let knownFields: Set<String> = ["text", "width", "size", "maxLines"]
 
-    init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int = 10_000) {
+    init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int) {
         self.measurer = measurer
         self.style = style
         texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
@@ -70,7 +75,11 @@ struct BatchProcessor: Sendable {
         // share, not the reading thread's alone.
         let blockSize = 16
         let blocks = Array(stride(from: 0, to: lines.count, by: blockSize))
+        let spread = CPUSpread()
+        defer { spread.release() }
+        spread.pinCurrentThread()   // this thread first: the threads it wakes start on its CPU
         return TextMeasurer.concurrentMap(blocks, blockSize: 1) { start in
+            spread.pinCurrentThread()
             var text = ""
             lines.bytes.withUnsafeBufferPointer { bytes in
                 for index in start..<min(lines.count, start + blockSize) {
@@ -122,21 +131,31 @@ struct BatchProcessor: Sendable {
             return Self.error(isBlank ? "blank line" : "invalid JSON")
         }
         guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
-        let extras = fields.filter { !Self.knownFields.contains($0.0) }
-        let field = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+        // One pass over the fields (the first of a repeated key wins); no dictionary per line.
+        var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
+        var extras: [(String, JSONValue)] = []
+        for (key, value) in fields {
+            switch key {
+            case "text": if field.text == nil { field.text = value }
+            case "width": if field.width == nil { field.width = value }
+            case "size": if field.size == nil { field.size = value }
+            case "maxLines": if field.maxLines == nil { field.maxLines = value }
+            default: extras.append((key, value))
+            }
+        }
 
-        guard let textValue = field["text"] else { return Self.error("missing field \"text\"", extras) }
+        guard let textValue = field.text else { return Self.error("missing field \"text\"", extras) }
         guard case .string(let text) = textValue else { return Self.error("\"text\" must be a string", extras) }
-        guard let widthValue = field["width"] else { return Self.error("missing field \"width\"", extras) }
+        guard let widthValue = field.width else { return Self.error("missing field \"width\"", extras) }
         guard let width = Self.number(widthValue) else { return Self.error("\"width\" must be a number", extras) }
         guard width.isFinite, width > 0 else { return Self.error("\"width\" must be a finite number greater than 0", extras) }
         var style = self.style
-        if let sizeValue = field["size"] {
+        if let sizeValue = field.size {
             guard let size = Self.number(sizeValue) else { return Self.error("\"size\" must be a number", extras) }
             guard size.isFinite, size > 0 else { return Self.error("\"size\" must be a finite number greater than 0", extras) }
             style.size = size
         }
-        if let maxLinesValue = field["maxLines"] {
+        if let maxLinesValue = field.maxLines {
             guard case .int(let maxLines) = maxLinesValue else {
                 return Self.error("\"maxLines\" must be an integer", extras)
             }
@@ -202,6 +221,8 @@ struct LineReader {
     private let descriptor: Int32
     /// Bytes read but not yet handed out (the start of an unfinished line).
     private var pending: [UInt8] = []
+    /// Where each read lands before it is appended.
+    private var block = [UInt8](repeating: 0, count: 1 << 16)
     private var atEnd = false
 
     init(descriptor: Int32) {
@@ -236,16 +257,26 @@ struct LineReader {
     }
 
     private mutating func fill(_ bytes: inout [UInt8]) {
-        let old = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 1 << 16))
-        let count = bytes.withUnsafeMutableBytes { raw -> Int in
+        // From a file, room for the rest of it (up to 16 MiB) at once: growing by copies would touch
+        // several times the input's size in fresh memory.
+        if bytes.capacity - bytes.count < 1 << 16 {
+            var info = stat()
+            let position = lseek(descriptor, 0, SEEK_CUR)
+            let remaining = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && position >= 0
+                ? Int(info.st_size) - Int(position) : 0
+            bytes.reserveCapacity(bytes.count + min(max(remaining + 1, 1 << 16), 1 << 24))
+        }
+        let count = block.withUnsafeMutableBytes { raw -> Int in
             while true {
-                let read = Glibc.read(descriptor, raw.baseAddress! + old, 1 << 16)
+                let read = Glibc.read(descriptor, raw.baseAddress!, raw.count)
                 if read < 0 && errno == EINTR { continue }
                 return read
             }
         }
-        bytes.removeSubrange((old + max(0, count))...)
-        if count <= 0 { atEnd = true }
+        if count > 0 {
+            bytes.append(contentsOf: block[..<count])
+        } else {
+            atEnd = true
+        }
     }
 }

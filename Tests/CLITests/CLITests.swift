@@ -168,6 +168,17 @@ struct CLITests {
         })
     }
 
+    /// `--cached-texts` bounds the prepared texts kept: with room for one, two texts taking turns are
+    /// shaped every time; with room for two, once each.
+    @Test func batchCachedTextsBoundsReuse() throws {
+        let input = (0..<6).map { "{\"text\":\"text \($0 % 2)\",\"width\":100}" }.joined(separator: "\n") + "\n"
+        let one = try run(["batch", "--stats", "--chunk", "1", "--cached-texts", "1"], input: input)
+        let two = try run(["batch", "--stats", "--chunk", "1", "--cached-texts", "2"], input: input)
+        #expect(one.stderr.contains("prepared texts: 0 reused, 6 shaped, 1 held"), "\(one.stderr)")
+        #expect(two.stderr.contains("prepared texts: 4 reused, 2 shaped, 2 held"), "\(two.stderr)")
+        #expect(one.lines == two.lines)
+    }
+
     /// Line endings, a line longer than one 64 KiB read, blank lines and chunk boundaries: one output
     /// line per input line, the same results whatever the chunk size.
     @Test func batchSplitsLinesLikeReadLine() throws {

@@ -118,10 +118,10 @@ final class PrepareScratch: @unchecked Sendable {
 /// replaces an older one in its slot.
 ///
 /// The slots are zero-filled memory from `calloc`, which the operating system maps page by page as
-/// slots are first written: a scratch that prepares a few short texts does not pay for a megabyte of
+/// slots are first written: a scratch that prepares a few short texts does not pay for all of its
 /// slots. An all-zero key names font 0, which no key does, so it reads as an empty slot.
 final class LocalPieceCache {
-    private static let slotCount = 4_096   // a power of two
+    private static let slotCount = 1_024   // a power of two
     private struct Slot {
         var key: ShapeCache.Key
         var value: ShapeCache.Shape

@@ -1,0 +1,50 @@
+#define _GNU_SOURCE
+#include "CSched.h"
+
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static cpu_set_t original;
+static int have_original;
+static pthread_once_t original_once = PTHREAD_ONCE_INIT;
+
+static void read_original(void) {
+    have_original = sched_getaffinity(getpid(), sizeof original, &original) == 0;
+}
+
+int csched_current_cpu(void) { return sched_getcpu(); }
+
+int csched_thread_id(void) { return (int)syscall(SYS_gettid); }
+
+int csched_cpu_capacity(void) { return CPU_SETSIZE; }
+
+int csched_is_allowed(int cpu) {
+    pthread_once(&original_once, read_original);
+    return have_original && cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &original);
+}
+
+int csched_pin(int cpu) {
+    pthread_once(&original_once, read_original);
+    if (!have_original || cpu < 0 || cpu >= CPU_SETSIZE) return -1;
+    cpu_set_t only;
+    CPU_ZERO(&only);
+    CPU_SET(cpu, &only);
+    return sched_setaffinity(0, sizeof only, &only);
+}
+
+int csched_unpin(int thread_id) {
+    pthread_once(&original_once, read_original);
+    if (!have_original) return -1;
+    return sched_setaffinity(thread_id, sizeof original, &original);
+}
+#else
+int csched_current_cpu(void) { return -1; }
+int csched_thread_id(void) { return 0; }
+int csched_cpu_capacity(void) { return 0; }
+int csched_is_allowed(int cpu) { (void)cpu; return 0; }
+int csched_pin(int cpu) { (void)cpu; return -1; }
+int csched_unpin(int thread_id) { (void)thread_id; return -1; }
+#endif

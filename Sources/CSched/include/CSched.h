@@ -1,0 +1,23 @@
+// Linux scheduler calls that Swift's Glibc module does not expose (they need _GNU_SOURCE).
+#ifndef CSCHED_H
+#define CSCHED_H
+
+/// The CPU the calling thread is running on, or -1.
+int csched_current_cpu(void);
+
+/// The calling thread's kernel thread id.
+int csched_thread_id(void);
+
+/// The number of CPUs an affinity mask can name.
+int csched_cpu_capacity(void);
+
+/// Whether the process (as it started: the main thread's affinity when first asked) may run on `cpu`.
+int csched_is_allowed(int cpu);
+
+/// Allows the calling thread only `cpu`, which moves it there now. Returns 0 on success.
+int csched_pin(int cpu);
+
+/// Gives thread `thread_id` back the process's original affinity. Returns 0 on success.
+int csched_unpin(int thread_id);
+
+#endif
