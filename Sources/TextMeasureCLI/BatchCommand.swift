@@ -236,7 +236,7 @@ struct LineReader {
         var ranges: [Range<Int>] = []
         var start = 0, scanned = 0
         while ranges.count < maxLines {
-            if let newline = bytes[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = Self.newline(in: bytes, from: scanned) {
                 var end = newline
                 if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 ranges.append(start..<end)
@@ -254,6 +254,15 @@ struct LineReader {
         pending = Array(bytes[start...])
         bytes.removeSubrange(start...)
         return ranges.isEmpty ? nil : Lines(bytes: bytes, ranges: ranges)
+    }
+
+    /// The index of the first "\n" at or after `start` (`memchr`: vectorized, unlike a loop over bytes).
+    private static func newline(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBytes { raw -> Int? in
+            guard start < raw.count, let base = raw.baseAddress,
+                  let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
     }
 
     private mutating func fill(_ bytes: inout [UInt8]) {

@@ -103,42 +103,32 @@ struct JSONScanner {
             defer { index += 1 }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).unicodeScalars)
-        var pendingUTF8: [UInt8] = []
-        func flush() {
-            if !pendingUTF8.isEmpty {
-                scalars.append(contentsOf: String(decoding: pendingUTF8, as: UTF8.self).unicodeScalars)
-                pendingUTF8.removeAll()
-            }
-        }
+        // With escapes: the string's UTF-8 is built in a byte array, decoded once at the end (raw bytes
+        // that are not valid UTF-8 become U+FFFD, as on the fast path).
+        var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                flush()
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             }
             guard byte >= 0x20 else { throw Failure() }
             if byte != UInt8(ascii: "\\") {
-                pendingUTF8.append(byte)
+                utf8.append(byte)
                 index += 1
                 continue
             }
-            flush()
             index += 1
             guard index < bytes.count else { throw Failure() }
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
@@ -152,7 +142,7 @@ struct JSONScanner {
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw Failure() }
-                scalars.append(scalar)
+                utf8.append(contentsOf: UTF8.encode(scalar)!)
             default: throw Failure()
             }
         }

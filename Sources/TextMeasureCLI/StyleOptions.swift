@@ -42,7 +42,7 @@ struct StyleOptions: ParsableArguments {
     /// The measurer for these fonts; a font that cannot be used stops the command with its reason.
     func makeMeasurer() throws -> TextMeasurer {
         do {
-            if fonts.isEmpty { return try TextMeasurer() }
+            if fonts.isEmpty { return try BundledMeasurer.measurer() }
             return try TextMeasurer(fonts: fonts.map(Self.fontFile))
         } catch {
             throw CLIError(message: error.description)

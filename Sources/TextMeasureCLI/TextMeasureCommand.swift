@@ -11,4 +11,10 @@ struct TextMeasureCommand: ParsableCommand {
             """,
         subcommands: [MeasureCommand.self, BatchCommand.self]
     )
+
+    static func main() {
+        // The bundled fonts load while the arguments are parsed (see BundledMeasurer).
+        BundledMeasurer.preload()
+        main(nil)
+    }
 }

@@ -1,0 +1,37 @@
+import Dispatch
+import TextMeasure
+
+/// The measurer for the bundled fonts, loaded on another thread while the command line is parsed.
+///
+/// Loading the cascade (opening and validating ten font files, building the font selector) is most of
+/// a short batch run's start-up after the process itself, and parsing the arguments is most of the
+/// rest; the two do not depend on each other unless `--font` is given, in which case the preloaded
+/// cascade goes unused (the files are shared with no one; nothing else waits for it).
+enum BundledMeasurer {
+    private static let state = Locked<(started: Bool, result: Result<TextMeasurer, FontError>?)>((false, nil))
+    private static let loaded = DispatchSemaphore(value: 0)
+
+    /// Starts loading in the background (once).
+    static func preload() {
+        let start = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard start else { return }
+        DispatchQueue.global().async {
+            let result = Result { () throws(FontError) -> TextMeasurer in try TextMeasurer() }
+            state.withLock { $0.result = result }
+            loaded.signal()
+        }
+    }
+
+    /// The measurer: the preloaded one (waiting for it if need be), or one loaded now if `preload`
+    /// was never called.
+    static func measurer() throws(FontError) -> TextMeasurer {
+        let started = state.withLock { $0.started }
+        guard started else { return try TextMeasurer() }
+        loaded.wait()
+        loaded.signal()   // for any later caller
+        return try state.withLock { $0.result! }.get()
+    }
+}
