@@ -266,14 +266,16 @@ struct LineReader {
     }
 
     private mutating func fill(_ bytes: inout [UInt8]) {
-        // From a file, room for the rest of it (up to 16 MiB) at once: growing by copies would touch
-        // several times the input's size in fresh memory.
-        if bytes.capacity - bytes.count < 1 << 16 {
-            var info = stat()
-            let position = lseek(descriptor, 0, SEEK_CUR)
-            let remaining = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && position >= 0
-                ? Int(info.st_size) - Int(position) : 0
-            bytes.reserveCapacity(bytes.count + min(max(remaining + 1, 1 << 16), 1 << 24))
+        // From a file, room for the rest of it (up to 16 MiB) at once; from a pipe, room that doubles.
+        // Growing by small steps would copy the input several times over, into fresh memory each time.
+        let spare = bytes.capacity - bytes.count
+        var info = stat()
+        let position = lseek(descriptor, 0, SEEK_CUR)
+        if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && position >= 0 {
+            let needed = min(max(Int(info.st_size) - Int(position), 0) + 1, 1 << 24)
+            if spare < needed { bytes.reserveCapacity(bytes.count + needed) }
+        } else if spare < 1 << 16 {
+            bytes.reserveCapacity(max(2 * bytes.capacity, bytes.count + (1 << 16)))
         }
         let count = block.withUnsafeMutableBytes { raw -> Int in
             while true {

@@ -27,6 +27,7 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceBounds: [Int] = []
     var pieceKeys: [ShapeCache.Key?] = []
     var pieceShapes: [ShapeCache.Shape?] = []
+    var shapedPieces: [(ShapeCache.Key, ShapeCache.Shape)] = []
     /// A private first level of the shaped-piece cache, direct-mapped by the key's hash: hits here
     /// take no lock and no hashing. Keys name the HarfBuzz font (which lives as long as the process),
     /// so entries stay valid whichever measurer is using the scratch.

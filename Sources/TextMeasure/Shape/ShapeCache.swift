@@ -161,18 +161,22 @@ final class ShapeCache: Sendable {
         var bounds = scratch.pieceBounds
         var keys = scratch.pieceKeys
         var cached = scratch.pieceShapes
+        var shaped = scratch.shapedPieces
         defer {
             // Hand the (emptied) lists back for the next run.
             bounds.removeAll(keepingCapacity: true)
             keys.removeAll(keepingCapacity: true)
             cached.removeAll(keepingCapacity: true)
+            shaped.removeAll(keepingCapacity: true)
             scratch.pieceBounds = bounds
             scratch.pieceKeys = keys
             scratch.pieceShapes = cached
+            scratch.shapedPieces = shaped
         }
         scratch.pieceBounds = []
         scratch.pieceKeys = []
         scratch.pieceShapes = []
+        scratch.shapedPieces = []
         bounds.append(run.start)
         for offset in (run.start + 1)..<max(run.start + 1, run.end)
         where flags[offset] & UInt8(CUB_LINE_BREAK) != 0 && flags[offset] & UInt8(CUB_GRAPHEME_BOUNDARY) != 0 {
@@ -214,7 +218,6 @@ final class ShapeCache: Sendable {
                 remember(value, for: key, in: scratch)
             }
         }
-        var shaped: [(Key, Shape)] = []
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
         // HarfBuzz's flags at the two joins say whether the stretch interacts with them.
