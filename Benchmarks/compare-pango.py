@@ -4,7 +4,11 @@
 Same fonts, same items, same machine, interleaved rounds; prints medians and ratios (absolute times
 on a shared machine mean little; ratios measured in one run do).
 
-    Benchmarks/compare-pango.py [--rounds 5] [--cold 3000] [--texts 400]
+    Benchmarks/compare-pango.py [--rounds 11] [--cold 3000] [--texts 400] [--dynamic]
+
+`textmeasure` is built as it would be shipped, with the Swift runtime linked statically
+(`swift build -c release --static-swift-stdlib`); `--dynamic` measures the plain `swift build -c release`
+binary instead (it spends about 2 ms more starting up, loading the Swift runtime's shared libraries).
 
 Workloads:
   cold         new multilingual texts (corpus sentences combined, each text unique), each measured once
@@ -98,12 +102,13 @@ def timed(command, stdin_path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--cold", type=int, default=3000, help="items in the cold workload")
     parser.add_argument("--texts", type=int, default=400, help="texts in the multi-width workload (x8 widths)")
-    parser.add_argument("--static", action="store_true",
-                        help="link the Swift runtime statically (swift build --static-swift-stdlib), as a shipped CLI would")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="link the Swift runtime dynamically (plain swift build) instead of statically")
     args = parser.parse_args()
+    args.static = not args.dynamic
     fonts = [os.path.join(ROOT, "Fonts", f) for f in FONTS]
     with tempfile.TemporaryDirectory() as tmp:
         binary, pango, floor = build(tmp, args.static)
