@@ -18,7 +18,12 @@ enum BundledMeasurer {
             return !state.started
         }
         guard start else { return }
+        // Off this thread's CPU, or the two threads would take turns on it (see CPUSpread).
+        let spread = CPUSpread()
+        spread.claimCurrentCPU()
         DispatchQueue.global().async {
+            spread.pinCurrentThread()
+            defer { spread.release() }
             let result = Result { () throws(FontError) -> TextMeasurer in try TextMeasurer() }
             state.withLock { $0.result = result }
             loaded.signal()

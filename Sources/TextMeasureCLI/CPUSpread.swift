@@ -1,7 +1,8 @@
 import CSched
 import TextMeasure
 
-/// Keeps the threads that process a chunk of batch lines on different CPUs while they do.
+/// Keeps threads that work at the same time (those processing a chunk of batch lines; the one loading
+/// fonts while the main thread parses arguments) on different CPUs while they do.
 ///
 /// Linux starts a process's second thread on the CPU of the thread that woke it, and its load balancer
 /// leaves a thread that has just run (its cache is "hot") where it is for a while; a thread woken
@@ -17,6 +18,13 @@ final class CPUSpread: Sendable {
     }
 
     private let state = Locked(State())
+
+    /// Marks the calling thread's CPU as taken without pinning the thread (whose work goes on there).
+    func claimCurrentCPU() {
+        let here = csched_current_cpu()
+        guard here >= 0 else { return }
+        state.withLock { _ = $0.cpus.insert(here) }
+    }
 
     /// Pins the calling thread to a CPU of its own, the first time it calls; later calls return at once.
     func pinCurrentThread() {
