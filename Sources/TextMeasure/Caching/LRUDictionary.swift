@@ -1,10 +1,9 @@
 /// A dictionary with a capacity that evicts its least recently used entry: O(1) look-up, insertion,
 /// promotion and eviction.
 ///
-/// Entries live in a slab of nodes linked into a recency list. The index is an open-addressing hash
-/// table of 32-bit node numbers (linear probing, backward-shift deletion), not a `Dictionary`: a key is
-/// stored once, in its node, and each bucket costs 4 bytes, so a cache of large keys (the shaped-piece
-/// cache's are 80 bytes) neither doubles its memory nor copies its keys when the index grows.
+/// Entries live in a slab of nodes linked into a recency list, indexed by a ``HashIndex`` rather than a
+/// `Dictionary`: a key is stored once, in its node, and each bucket costs 8 bytes, so a cache of large
+/// keys neither doubles its memory nor copies its keys when the index grows.
 ///
 /// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Public and inlinable,
 /// like ``Locked``, so that generic caches built on it are specialized where they are used.
@@ -30,14 +29,10 @@ public struct LRUDictionary<Key: Hashable, Value> {
     /// Nodes; a removed node's number goes to `free` and its key and value stay until reused.
     @usableFromInline var nodes: [Node] = []
     @usableFromInline var free: [Int32] = []
-    /// Node numbers by hash; `empty` marks a free bucket. Its size is a power of two, at least twice
-    /// the number of entries.
-    @usableFromInline var buckets: [Int32] = []
+    @usableFromInline var index = HashIndex()
     @usableFromInline var entryCount = 0
     @usableFromInline var newest: Int32 = -1
     @usableFromInline var oldest: Int32 = -1
-
-    @usableFromInline static var empty: Int32 { -1 }
 
     /// The most entries kept; inserting beyond it evicts the least recently used.
     public var capacity: Int {
@@ -55,7 +50,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
         let reserved = min(reserved, capacity)
         if reserved > 0 {
             nodes.reserveCapacity(reserved)
-            buckets = Array(repeating: Self.empty, count: Self.bucketCount(for: reserved))
+            index = HashIndex(reserving: reserved)
         }
     }
 
@@ -101,13 +96,13 @@ public struct LRUDictionary<Key: Hashable, Value> {
         newest = slot
         if oldest < 0 { oldest = slot }
         entryCount += 1
-        if buckets.count < Self.bucketCount(for: entryCount) {
-            rebuildBuckets(count: Self.bucketCount(for: entryCount))
+        if index.needsGrowth(forCount: entryCount) {
+            rebuildIndex()
         } else if evicted.isEmpty {
-            buckets[found.bucket] = slot
+            index.insert(hash: hash, entry: Int(slot), at: found.bucket)
         } else {
             // Evictions may have shifted buckets since the look-up found an empty one.
-            buckets[find(key, hash: hash).bucket] = slot
+            index.insert(hash: hash, entry: Int(slot))
         }
         return evicted
     }
@@ -115,9 +110,9 @@ public struct LRUDictionary<Key: Hashable, Value> {
     /// Removes the entry for `key`, returning its value.
     @inlinable @discardableResult
     public mutating func removeValue(for key: Key) -> Value? {
-        let found = find(key, hash: key.hashValue)
-        guard let slot = found.node else { return nil }
-        removeBucket(at: found.bucket)
+        let hash = key.hashValue
+        guard let slot = find(key, hash: hash).node else { return nil }
+        index.remove(hash: hash, entry: Int(slot), hashOf: { nodes[$0].hash })
         unlink(slot)
         free.append(slot)
         entryCount -= 1
@@ -137,7 +132,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
     public mutating func removeAll() {
         nodes.removeAll()
         free.removeAll()
-        buckets.removeAll()
+        index.removeAll()
         entryCount = 0
         newest = -1
         oldest = -1
@@ -188,62 +183,23 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     // MARK: The index
 
-    /// Buckets for `count` entries: a power of two, at least twice as many (short probe sequences).
-    @inlinable
-    static func bucketCount(for count: Int) -> Int {
-        var buckets = 8
-        while buckets < 2 * count { buckets <<= 1 }
-        return buckets
-    }
-
     /// The node holding `key`, and the bucket where it is (or the empty bucket where it would go).
     @inlinable
     func find(_ key: Key, hash: Int) -> (node: Int32?, bucket: Int) {
-        guard !buckets.isEmpty else { return (nil, 0) }
-        let mask = buckets.count - 1
-        var bucket = hash & mask
-        while true {
-            let slot = buckets[bucket]
-            if slot == Self.empty { return (nil, bucket) }
-            if nodes[Int(slot)].hash == hash && nodes[Int(slot)].key == key { return (slot, bucket) }
-            bucket = (bucket + 1) & mask
-        }
-    }
-
-    /// Empties `bucket`, moving later buckets of the same probe sequences back so that no look-up
-    /// stops early at the hole.
-    @inlinable
-    mutating func removeBucket(at bucket: Int) {
-        let mask = buckets.count - 1
-        var hole = bucket
-        var next = bucket
-        while true {
-            next = (next + 1) & mask
-            let slot = buckets[next]
-            if slot == Self.empty { break }
-            let home = nodes[Int(slot)].hash & mask
-            // The entry at `next` may move into the hole if its home bucket is not in (hole, next].
-            let distanceToHome = (next - home) & mask
-            let distanceToHole = (next - hole) & mask
-            if distanceToHome >= distanceToHole {
-                buckets[hole] = slot
-                hole = next
-            }
-        }
-        buckets[hole] = Self.empty
+        let found = index.find(hash: hash) { nodes[$0].hash == hash && nodes[$0].key == key }
+        return (found.entry.map { Int32($0) }, found.bucket)
     }
 
     @inlinable
-    mutating func rebuildBuckets(count: Int) {
-        buckets = Array(repeating: Self.empty, count: count)
-        let mask = count - 1
+    mutating func rebuildIndex() {
+        var entries: [(hash: Int, entry: Int)] = []
+        entries.reserveCapacity(entryCount)
         var slot = newest
         while slot >= 0 {
-            var bucket = nodes[Int(slot)].hash & mask
-            while buckets[bucket] != Self.empty { bucket = (bucket + 1) & mask }
-            buckets[bucket] = slot
+            entries.append((nodes[Int(slot)].hash, Int(slot)))
             slot = nodes[Int(slot)].older
         }
+        index.rebuild(forCount: entryCount, entries: entries)
     }
 
     // MARK: The recency list
