@@ -15,6 +15,8 @@ static void read_original(void) {
     have_original = sched_getaffinity(getpid(), sizeof original, &original) == 0;
 }
 
+void csched_remember_affinity(void) { pthread_once(&original_once, read_original); }
+
 int csched_current_cpu(void) { return sched_getcpu(); }
 
 int csched_thread_id(void) { return (int)syscall(SYS_gettid); }
@@ -41,6 +43,7 @@ int csched_unpin(int thread_id) {
     return sched_setaffinity(thread_id, sizeof original, &original);
 }
 #else
+void csched_remember_affinity(void) {}
 int csched_current_cpu(void) { return -1; }
 int csched_thread_id(void) { return 0; }
 int csched_cpu_capacity(void) { return 0; }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSched
 
 @main
 struct TextMeasureCommand: ParsableCommand {
@@ -13,6 +14,7 @@ struct TextMeasureCommand: ParsableCommand {
     )
 
     static func main() {
+        csched_remember_affinity()   // before any thread is pinned (see CPUSpread)
         // The bundled fonts load while the arguments are parsed (see BundledMeasurer).
         BundledMeasurer.preload()
         main(nil)

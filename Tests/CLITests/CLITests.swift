@@ -179,6 +179,19 @@ struct CLITests {
         #expect(one.lines == two.lines)
     }
 
+    /// The batch moves its threads to CPUs of their own while it works (see CPUSpread); restricted to
+    /// one CPU (no CPU to move a second thread to) it must still answer every line, the same answers.
+    @Test func batchOnOneCPUGivesTheSameResults() throws {
+        let input = (0..<200).map { "{\"text\":\"Row \($0): some words to wrap here\",\"width\":\(60 + $0)}" }
+            .joined(separator: "\n") + "\n"
+        let free = try run(["batch"], input: input)
+        let oneCPU = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/taskset"),
+                                           ["-c", "0", Self.executable.path, "batch"], input: input)
+        #expect(oneCPU.status == 0)
+        #expect(oneCPU.lines.count == 200)
+        #expect(oneCPU.lines == free.lines)
+    }
+
     /// Line endings, a line longer than one 64 KiB read, blank lines and chunk boundaries: one output
     /// line per input line, the same results whatever the chunk size.
     @Test func batchSplitsLinesLikeReadLine() throws {

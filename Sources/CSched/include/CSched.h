@@ -11,7 +11,11 @@ int csched_thread_id(void);
 /// The number of CPUs an affinity mask can name.
 int csched_cpu_capacity(void);
 
-/// Whether the process (as it started: the main thread's affinity when first asked) may run on `cpu`.
+/// Records the process's affinity as it is now (the main thread's), as the one `csched_unpin` restores
+/// and `csched_is_allowed` consults. Call it before any thread is pinned; later calls do nothing.
+void csched_remember_affinity(void);
+
+/// Whether the process may run on `cpu`, by the affinity `csched_remember_affinity` recorded.
 int csched_is_allowed(int cpu);
 
 /// Allows the calling thread only `cpu`, which moves it there now. Returns 0 on success.
