@@ -1,9 +1,4 @@
 import CFreeType
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Working memory for one preparation at a time, pooled so that preparing a text allocates only its
 /// result: a HarfBuzz buffer, per-byte arrays, and the itemizer's and shape cache's lists.
@@ -28,10 +23,6 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceKeys: [ShapeCache.Key?] = []
     var pieceShapes: [ShapeCache.Shape?] = []
     var shapedPieces: [(ShapeCache.Key, ShapeCache.Shape)] = []
-    /// A private first level of the shaped-piece cache, direct-mapped by the key's hash: hits here
-    /// take no lock and no hashing. Keys name the HarfBuzz font (which lives as long as the process),
-    /// so entries stay valid whichever measurer is using the scratch.
-    let localPieces = LocalPieceCache()
     /// Shape plans by face and segment properties, looked up once per thread (see `shapePlan`).
     private var shapePlans: [PlanKey: OpaquePointer] = [:]
 
@@ -112,51 +103,5 @@ final class PrepareScratch: @unchecked Sendable {
         isClusterStart.deallocate()
         clusterAtByte.deallocate()
         capacity = 0
-    }
-}
-
-/// A direct-mapped cache: each key has one slot, chosen by its precomputed hash; a newer piece simply
-/// replaces an older one in its slot.
-///
-/// The slots are zero-filled memory from `calloc`, which the operating system maps page by page as
-/// slots are first written: a scratch that prepares a few short texts does not pay for all of its
-/// slots. An all-zero key names font 0, which no key does, so it reads as an empty slot.
-final class LocalPieceCache {
-    private static let slotCount = 1_024   // a power of two
-    private struct Slot {
-        var key: ShapeCache.Key
-        var value: ShapeCache.Shape
-    }
-    private let slots: UnsafeMutablePointer<Slot>
-
-    init() {
-        guard let memory = calloc(Self.slotCount, MemoryLayout<Slot>.stride) else {
-            fatalError("out of memory for the shaped-piece cache's first level")
-        }
-        slots = memory.bindMemory(to: Slot.self, capacity: Self.slotCount)
-    }
-
-    deinit {
-        free(slots)
-    }
-
-    @inline(__always)
-    private static func slot(_ key: ShapeCache.Key) -> Int {
-        Int(truncatingIfNeeded: UInt(bitPattern: key.hash) & UInt(slotCount - 1))
-    }
-
-    subscript(key: ShapeCache.Key) -> ShapeCache.Shape? {
-        get {
-            let slot = slots + Self.slot(key)
-            return slot.pointee.key == key ? slot.pointee.value : nil
-        }
-        set {
-            let slot = slots + Self.slot(key)
-            if let newValue {
-                slot.pointee = Slot(key: key, value: newValue)
-            } else if slot.pointee.key == key {
-                slot.pointee.key.font = 0
-            }
-        }
     }
 }

@@ -18,9 +18,10 @@ import CUnicodeBreak
 /// character beyond that edge. The differential test against Pango and a test comparing
 /// cached with uncached preparation over the corpus keep this honest.
 ///
-/// Thread safety: any number of threads at once. The shared level is 16 tables (CLOCK eviction, see
-/// ``ClockTable``) with a lock each, taken per piece that misses the preparation's private first level
-/// (see `PrepareScratch.localPieces`) and per piece stored; the counters are atomics.
+/// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
+/// ``ClockTable``) with a lock each, taken per piece looked up and per piece stored; the counters are
+/// atomics. (A private, lock-free first level per thread was tried: with the tables this cheap, it
+/// cost more in copies than it saved in locks.)
 final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
     struct PieceBytes: Hashable, Sendable {
@@ -201,22 +202,11 @@ final class ShapeCache: Sendable {
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
                             after: after, text: text))
         }
-        // First level: this thread's own pieces, no lock.
-        var hits = 0, missingLocally = 0
+        var hits = 0
         for key in keys {
-            let value = key.flatMap { scratch.localPieces[$0] }
-            if value != nil { hits += 1 } else if key != nil { missingLocally += 1 }
+            let value = key.flatMap { key in shard(key).withLock { $0.value(for: key, hash: key.hash) } }
+            if value != nil { hits += 1 }
             cached.append(value)
-        }
-        // Second level: the shared cache.
-        if missingLocally > 0 {
-            for index in 0..<pieceCount where cached[index] == nil {
-                guard let key = keys[index],
-                      let value = shard(key).withLock({ $0.value(for: key, hash: key.hash) }) else { continue }
-                cached[index] = value
-                hits += 1
-                remember(value, for: key, in: scratch)
-            }
         }
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
@@ -252,7 +242,6 @@ final class ShapeCache: Sendable {
                 if let shape = cached[piece] { Self.write(shape, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
         }
-        for (key, shape) in shaped { remember(shape, for: key, in: scratch) }
         for (key, shape) in shaped {
             shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
         }
@@ -285,11 +274,6 @@ final class ShapeCache: Sendable {
             }
             if fits { shaped.append((key, shape)) }
         }
-    }
-
-    /// Keeps a piece in the scratch's private level.
-    private func remember(_ shape: Shape, for key: Key, in scratch: PrepareScratch) {
-        scratch.localPieces[key] = shape
     }
 
     private static func write(_ shape: Shape, in range: Range<Int>, to output: Shaper.Output) {
