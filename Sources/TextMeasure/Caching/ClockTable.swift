@@ -18,6 +18,9 @@ struct ClockTable<Key: Equatable, Value> {
     }
 
     let capacity: Int
+    /// Look-ups that found their key, and those that did not.
+    private(set) var hits = 0
+    private(set) var misses = 0
     /// Entries in insertion order until full; then an evicted entry's place takes the new one.
     private var entries: [Entry] = []
     private var index = HashIndex()
@@ -35,7 +38,11 @@ struct ClockTable<Key: Equatable, Value> {
 
     /// The value for `key` (whose hash is `hash`), marking it referenced.
     mutating func value(for key: Key, hash: Int) -> Value? {
-        guard let slot = find(key, hash: hash).entry else { return nil }
+        guard let slot = find(key, hash: hash).entry else {
+            misses += 1
+            return nil
+        }
+        hits += 1
         if !entries[slot].referenced { entries[slot].referenced = true }
         return entries[slot].value
     }

@@ -19,8 +19,8 @@ import CUnicodeBreak
 /// cached with uncached preparation over the corpus keep this honest.
 ///
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
-/// ``ClockTable``) with a lock each, taken per piece looked up and per piece stored; the counters are
-/// atomics. (A private, lock-free first level per thread was tried: with the tables this cheap, it
+/// ``ClockTable``) with a lock each, taken per piece looked up and per piece stored; they count their
+/// hits and misses under those locks. (A private, lock-free first level per thread was tried: with the tables this cheap, it
 /// cost more in copies than it saved in locks.)
 final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
@@ -134,8 +134,8 @@ final class ShapeCache: Sendable {
     /// that stores a piece may take a page fault).
     private let shards: [Locked<ClockTable<Key, Shape>>]
     private static let shardCount = 16   // a power of two
-    private let hits = Atomic<Int>(0)
-    private let misses = Atomic<Int>(0)
+    /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
+    private let uncachable = Atomic<Int>(0)
     private let runsShapedWhole = Atomic<Int>(0)
 
     init(capacity: Int) {
@@ -144,8 +144,15 @@ final class ShapeCache: Sendable {
     }
 
     var statistics: Statistics {
-        Statistics(hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
-                   runsShapedWhole: runsShapedWhole.load(ordering: .relaxed))
+        var statistics = Statistics(misses: uncachable.load(ordering: .relaxed),
+                                    runsShapedWhole: runsShapedWhole.load(ordering: .relaxed))
+        for shard in shards {
+            shard.withLock { table in
+                statistics.hits += table.hits
+                statistics.misses += table.misses
+            }
+        }
+        return statistics
     }
 
     /// The shard holding `key`: chosen by hash bits that neither the table's buckets (the low bits)
@@ -202,11 +209,14 @@ final class ShapeCache: Sendable {
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
                             after: after, text: text))
         }
-        var hits = 0
+        var uncachablePieces = 0
         for key in keys {
-            let value = key.flatMap { key in shard(key).withLock { $0.value(for: key, hash: key.hash) } }
-            if value != nil { hits += 1 }
-            cached.append(value)
+            guard let key else {
+                uncachablePieces += 1
+                cached.append(nil)
+                continue
+            }
+            cached.append(shard(key).withLock { $0.value(for: key, hash: key.hash) })
         }
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
@@ -245,8 +255,7 @@ final class ShapeCache: Sendable {
         for (key, shape) in shaped {
             shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
         }
-        self.hits.add(hits, ordering: .relaxed)
-        misses.add(pieceCount - hits, ordering: .relaxed)
+        if uncachablePieces > 0 { uncachable.add(uncachablePieces, ordering: .relaxed) }
         if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
     }
 
