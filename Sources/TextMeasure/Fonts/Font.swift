@@ -17,8 +17,11 @@ public final class Font: @unchecked Sendable {
     public let path: String
     /// The face's index in a collection (`.ttc`); 0 for a plain font file.
     public let faceIndex: Int
-    /// The family name from the font's `name` table, if it has one.
-    public let familyName: String?
+    /// The family name from the font's `name` table, if it has one (read when asked: loading a face
+    /// should not parse tables nothing may need).
+    public var familyName: String? {
+        Font.name(of: face, id: hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY))
+    }
     /// Design units per em.
     public let unitsPerEm: Int32
     /// Whether the face draws color glyphs (CBDT/sbix bitmaps, COLR layers or SVG): an emoji font.
@@ -38,7 +41,6 @@ public final class Font: @unchecked Sendable {
         self.coverageFont = HBFont(face: face, scale: Int32(hb_face_get_upem(face)))
         self.isColor = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
             || hb_ot_color_has_svg(face) != 0
-        self.familyName = Font.name(of: face, id: hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY))
     }
 
     deinit {

@@ -35,15 +35,10 @@ public struct FontCascade: Sendable {
     /// Throws a ``FontError`` naming the first file that cannot be used.
     public init(files: [FontFile]) throws(FontError) {
         guard !files.isEmpty else { throw .emptyCascade }
-        // On all cores: loading validates each file with FreeType, which is most of a short run's
-        // start-up. Errors are reported in file order, as a one-by-one loop would.
-        let loaded = TextMeasurer.concurrentMap(files) { file in
-            Result { () throws(FontError) -> Font in try FontRegistry.shared.font(for: file) }
-        }
         var fonts: [Font] = []
         fonts.reserveCapacity(files.count)
-        for result in loaded {
-            fonts.append(try result.get())
+        for file in files {
+            fonts.append(try FontRegistry.shared.font(for: file))
         }
         self.fonts = fonts
     }

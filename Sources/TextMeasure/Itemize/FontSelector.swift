@@ -1,4 +1,9 @@
 import CFreeType
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Answers "which font of the cascade draws this character?" with a table built once per cascade from
 /// each font's character map (`hb_face_collect_unicodes`): no cmap look-ups, no locks, while itemizing.
@@ -8,19 +13,20 @@ final class FontSelector: @unchecked Sendable {
     let fonts: [Font]
     /// For scalars below `tableLimit`: 1 + the index of the first font covering it, or 0 for none.
     /// Unmanaged memory, freed in `deinit`: reading it touches no reference count (threads reading an
-    /// array stored in a shared object would contend on the array's).
+    /// array stored in a shared object would contend on the array's). It comes zero-filled from
+    /// `calloc` (fresh pages, for a table this size), so only the pages fonts cover are ever written.
     private let firstFont: UnsafeMutableBufferPointer<UInt8>
-    /// The same for color fonts only (emoji presentation).
-    private let firstColorFont: UnsafeMutableBufferPointer<UInt8>
+    /// The color fonts (for emoji presentation), by index in the cascade.
+    private let colorFonts: [Int]
     /// Planes 0 and 1 (BMP and SMP) hold every character the bundled fonts cover.
     private static let tableLimit: UInt32 = 0x20000
 
     init(cascade: FontCascade) {
         fonts = cascade.fonts
-        let first = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Int(Self.tableLimit))
-        let color = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Int(Self.tableLimit))
-        first.initialize(repeating: 0)
-        color.initialize(repeating: 0)
+        colorFonts = cascade.fonts.indices.filter { cascade.fonts[$0].isColor }
+        guard let memory = calloc(Int(Self.tableLimit), 1) else { fatalError("out of memory for the font selector") }
+        let first = UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self),
+                                               count: Int(Self.tableLimit))
         // Later fonts first, so that earlier ones overwrite them.
         for (index, font) in cascade.fonts.enumerated().reversed() {
             let set = hb_set_create()
@@ -36,18 +42,15 @@ final class FontSelector: @unchecked Sendable {
                 for codepoint in batch[..<count] {
                     guard codepoint < Self.tableLimit else { break scan }
                     first[Int(codepoint)] = value
-                    if font.isColor { color[Int(codepoint)] = value }
                 }
                 last = batch[count - 1]
             }
         }
         firstFont = first
-        firstColorFont = color
     }
 
     deinit {
-        firstFont.deallocate()
-        firstColorFont.deallocate()
+        free(firstFont.baseAddress)
     }
 
     /// The first font covering `scalar`, or nil.
@@ -60,12 +63,8 @@ final class FontSelector: @unchecked Sendable {
         return fonts.firstIndex { $0.covers(scalar) }
     }
 
-    /// The first color font covering `scalar`, or nil.
+    /// The first color font covering `scalar`, or nil (emoji are rare: a cmap look-up per color font).
     func firstColorCovering(_ scalar: UInt32) -> Int? {
-        if scalar < Self.tableLimit {
-            let value = firstColorFont[Int(scalar)]
-            return value == 0 ? nil : Int(value) - 1
-        }
-        return fonts.firstIndex { $0.isColor && $0.covers(scalar) }
+        colorFonts.first { fonts[$0].covers(scalar) }
     }
 }
