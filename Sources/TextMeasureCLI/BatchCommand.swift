@@ -34,11 +34,14 @@ struct BatchCommand: ParsableCommand {
     var cachedTexts = 256
 
     func run() throws {
+        // The first lines are read before waiting for the fonts, which may still be loading.
+        var input = LineReader(descriptor: STDIN_FILENO)
+        var lines = input.next(maxLines: max(1, chunk))
         let measurer = try style.makeMeasurer()
         let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts))
-        var input = LineReader(descriptor: STDIN_FILENO)
-        while let lines = input.next(maxLines: max(1, chunk)) {
-            StandardStream.write(processor.process(lines), to: STDOUT_FILENO)
+        while let chunk = lines {
+            StandardStream.write(processor.process(chunk), to: STDOUT_FILENO)
+            lines = input.next(maxLines: max(1, self.chunk))
         }
         if stats {
             let t = processor.texts.statistics
@@ -74,21 +77,23 @@ struct BatchProcessor: Sendable {
         // core waits long for the last one. The lines are still bytes: decoding them is work the cores
         // share, not the reading thread's alone.
         let blockSize = 16
-        let blocks = Array(stride(from: 0, to: lines.count, by: blockSize))
-        let spread = CPUSpread()
-        defer { spread.release() }
-        spread.pinCurrentThread()   // this thread first: the threads it wakes start on its CPU
-        return TextMeasurer.concurrentMap(blocks, blockSize: 1) { start in
-            spread.pinCurrentThread()
+        let blockCount = (lines.count + blockSize - 1) / blockSize
+        let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: blockCount)
+        outputs.initialize(repeating: "")
+        defer { outputs.deallocate() }
+        let slots = SendableBuffer(outputs.baseAddress!)
+        CPUSpread.forEach(blockCount) { block in
             var text = ""
             lines.bytes.withUnsafeBufferPointer { bytes in
-                for index in start..<min(lines.count, start + blockSize) {
+                for index in (block * blockSize)..<min(lines.count, (block + 1) * blockSize) {
                     process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &text)
                     text += "\n"
                 }
             }
-            return text
-        }.joined()
+            slots.base[block] = text   // each block is written by exactly one thread
+        }
+        defer { outputs.deinitialize() }
+        return outputs.joined()
     }
 
     /// Processes one line given as text.

@@ -19,11 +19,7 @@ enum BundledMeasurer {
         }
         guard start else { return }
         // Off this thread's CPU, or the two threads would take turns on it (see CPUSpread).
-        let spread = CPUSpread()
-        spread.claimCurrentCPU()
-        DispatchQueue.global().async {
-            spread.pinCurrentThread()
-            defer { spread.release() }
+        CPUSpread.runElsewhere {
             let result = Result { () throws(FontError) -> TextMeasurer in try TextMeasurer() }
             state.withLock { $0.result = result }
             loaded.signal()

@@ -1,50 +1,76 @@
 import CSched
+import Dispatch
+import Synchronization
 import TextMeasure
 
-/// Keeps threads that work at the same time (those processing a chunk of batch lines; the one loading
-/// fonts while the main thread parses arguments) on different CPUs while they do.
+/// Runs the command's concurrent work on threads placed on different CPUs from their first instruction.
 ///
-/// Linux starts a process's second thread on the CPU of the thread that woke it, and its load balancer
-/// leaves a thread that has just run (its cache is "hot") where it is for a while; a thread woken
-/// after a short wait is placed near its waker again. A batch of a few thousand lines is over in a few
-/// tens of milliseconds, and was measured with both threads sharing one CPU for up to two thirds of
-/// the run. So each thread, at its first line of a chunk, takes a CPU no other one has (its own if
-/// free) and is allowed only that one; when the chunk is done, every thread gets the process's
-/// original affinity back. Elsewhere than Linux, or if the calls fail, this does nothing.
-final class CPUSpread: Sendable {
-    private struct State {
-        var threads: [Int32: Int32] = [:]   // thread id: its CPU
-        var cpus: Set<Int32> = []
-    }
-
-    private let state = Locked(State())
-
-    /// Marks the calling thread's CPU as taken without pinning the thread (whose work goes on there).
-    func claimCurrentCPU() {
+/// On Linux a new thread starts on the CPU of the thread that created or woke it, and waits there until
+/// that thread blocks or the scheduler's load balancer moves one of them, which it is slow to do for a
+/// thread whose cache is "hot". A batch of a few thousand lines is over in a few tens of milliseconds:
+/// with Dispatch's worker threads it was measured running on one CPU for up to two thirds of the time,
+/// and the thread loading fonts during argument parsing did not start until parsing was done. So the
+/// command starts its own threads, each created allowed only a CPU that no other of them has (Linux;
+/// elsewhere, or if that fails, Dispatch does the work as usual).
+enum CPUSpread {
+    /// The CPUs this process may run on, the calling thread's first.
+    private static func cpus() -> [Int32] {
         let here = csched_current_cpu()
-        guard here >= 0 else { return }
-        state.withLock { _ = $0.cpus.insert(here) }
+        let others = (0..<csched_cpu_capacity()).filter { $0 != here && csched_is_allowed($0) != 0 }
+        return here >= 0 && csched_is_allowed(here) != 0 ? [here] + others : others
     }
 
-    /// Pins the calling thread to a CPU of its own, the first time it calls; later calls return at once.
-    func pinCurrentThread() {
-        let thread = csched_thread_id()
-        state.withLock { state in
-            guard state.threads[thread] == nil else { return }
-            let here = csched_current_cpu()
-            let cpu = here >= 0 && csched_is_allowed(here) != 0 && !state.cpus.contains(here) ? here
-                : (0..<csched_cpu_capacity()).first { !state.cpus.contains($0) && csched_is_allowed($0) != 0 }
-            state.threads[thread] = cpu ?? -1
-            guard let cpu, csched_pin(cpu) == 0 else { return }
-            state.cpus.insert(cpu)
-        }
+    /// Runs `body` on a new thread on a CPU other than the calling thread's, where it can work while
+    /// this thread goes on.
+    static func runElsewhere(_ body: @escaping @Sendable () -> Void) {
+        let cpu = cpus().dropFirst().first ?? -1
+        if !spawn(on: cpu, body) { DispatchQueue.global().async(execute: body) }
     }
 
-    /// Gives every pinned thread its original affinity back.
-    func release() {
-        state.withLock { state in
-            for (thread, cpu) in state.threads where cpu >= 0 { _ = csched_unpin(thread) }
-            state = State()
+    /// Calls `body` with every index in `0..<count`, on this thread and one new thread per other CPU,
+    /// each taking the next index as it becomes free; returns when all calls have returned.
+    static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let cpus = cpus()
+        let helpers = Array(cpus.dropFirst().prefix(max(0, count - 1)))
+        guard !helpers.isEmpty, let here = cpus.first else {
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
+            return
         }
+        // Keep this thread on its CPU meanwhile, so that the scheduler does not move it onto a helper's.
+        let pinned = csched_pin(here) == 0
+        defer { if pinned { _ = csched_unpin(csched_thread_id()) } }
+        let next = Counter()
+        let finished = DispatchSemaphore(value: 0)
+        let run: @Sendable () -> Void = {
+            while true {
+                let index = next.take()
+                guard index < count else { return }
+                body(index)
+            }
+        }
+        var started = 0
+        for cpu in helpers where spawn(on: cpu, { run(); finished.signal() }) { started += 1 }
+        run()
+        for _ in 0..<started { finished.wait() }
+    }
+
+    /// The next index to hand out, shared by the threads of `forEach`.
+    private final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+    }
+
+    /// Starts a thread allowed only `cpu` (any CPU if negative) running `body`; false if it could not.
+    private static func spawn(on cpu: Int32, _ body: @escaping @Sendable () -> Void) -> Bool {
+        final class Box {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body))
+        let status = csched_spawn(cpu, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+        }, box.toOpaque())
+        if status != 0 { box.release() }
+        return status == 0
     }
 }

@@ -24,4 +24,9 @@ int csched_pin(int cpu);
 /// Gives thread `thread_id` back the process's original affinity. Returns 0 on success.
 int csched_unpin(int thread_id);
 
+/// Starts a detached thread that runs `body(context)` and ends. With `cpu` ≥ 0 the thread is created
+/// allowed only that CPU, so it runs there from its first instruction (a new thread otherwise starts
+/// on its creator's CPU and waits for it). Returns 0 on success; on failure `body` is not called.
+int csched_spawn(int cpu, void (*body)(void *context), void *context);
+
 #endif
