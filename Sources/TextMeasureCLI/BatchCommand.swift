@@ -78,9 +78,12 @@ struct BatchProcessor: Sendable {
         // share, not the reading thread's alone.
         let blockSize = 16
         let blockCount = (lines.count + blockSize - 1) / blockSize
-        let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: blockCount)
+        let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: max(1, blockCount))
         outputs.initialize(repeating: "")
-        defer { outputs.deallocate() }
+        defer {
+            _ = outputs.deinitialize()
+            outputs.deallocate()
+        }
         let slots = SendableBuffer(outputs.baseAddress!)
         CPUSpread.forEach(blockCount) { block in
             var text = ""
@@ -92,14 +95,7 @@ struct BatchProcessor: Sendable {
             }
             slots.base[block] = text   // each block is written by exactly one thread
         }
-        defer { outputs.deinitialize() }
         return outputs.joined()
-    }
-
-    /// Processes one line given as text.
-    func process(_ line: String) -> Outcome {
-        var line = line
-        return line.withUTF8 { process($0) }
     }
 
     /// What became of one input line.

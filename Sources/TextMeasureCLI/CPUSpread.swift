@@ -13,11 +13,14 @@ import TextMeasure
 /// command starts its own threads, each created allowed only a CPU that no other of them has (Linux;
 /// elsewhere, or if that fails, Dispatch does the work as usual).
 enum CPUSpread {
+    /// The CPUs this process may run on (by its affinity when it started; see `csched_remember_affinity`).
+    private static let allowed = (0..<csched_cpu_capacity()).filter { csched_is_allowed($0) != 0 }
+
     /// The CPUs this process may run on, the calling thread's first.
     private static func cpus() -> [Int32] {
         let here = csched_current_cpu()
-        let others = (0..<csched_cpu_capacity()).filter { $0 != here && csched_is_allowed($0) != 0 }
-        return here >= 0 && csched_is_allowed(here) != 0 ? [here] + others : others
+        let others = allowed.filter { $0 != here }
+        return allowed.contains(here) ? [here] + others : others
     }
 
     /// Runs `body` on a new thread on a CPU other than the calling thread's, where it can work while

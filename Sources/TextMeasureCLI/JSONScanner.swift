@@ -7,13 +7,8 @@ struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    /// Parses one complete JSON value; anything but white space after it is an error.
-    static func parse(_ line: String) throws(Failure) -> JSONValue {
-        var line = line
-        return try line.withUTF8 { bytes in Result { () throws(Failure) in try parse(bytes) } }.get()
-    }
-
-    /// The same, from UTF-8 bytes (invalid sequences inside strings become U+FFFD).
+    /// Parses one complete JSON value from UTF-8 bytes; anything but white space after it is an error.
+    /// Invalid UTF-8 inside strings becomes U+FFFD.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var scanner = JSONScanner(bytes: bytes)
         let value = try scanner.value(depth: 0)

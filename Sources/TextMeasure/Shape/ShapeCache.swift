@@ -1,6 +1,6 @@
 import CFreeType
-import Synchronization
 import CUnicodeBreak
+import Synchronization
 
 /// Shaped pieces of text (a word with its trailing space, one ideograph: the text between two break
 /// opportunities inside a run), reused across texts so that a word is shaped once per font and size.
@@ -15,13 +15,13 @@ import CUnicodeBreak
 /// to, so a word is shared by every text it occurs in. At a run's edge the flag says nothing, so an
 /// edge piece is reused only at a run's edge; and for the joining scripts, whose shaping reads the
 /// context beyond the run (Arabic letters take their joined forms from it), its key also holds the
-/// character beyond that edge. The differential test against Pango and a test comparing
-/// cached with uncached preparation over the corpus keep this honest.
+/// character beyond that edge. The differential test against Pango and a test comparing cached with
+/// uncached preparation over the corpus keep this honest.
 ///
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
 /// ``ClockTable``) with a lock each, taken per piece looked up and per piece stored; they count their
-/// hits and misses under those locks. (A private, lock-free first level per thread was tried: with the tables this cheap, it
-/// cost more in copies than it saved in locks.)
+/// hits and misses under those locks. (A private, lock-free first level per thread was tried: with
+/// the tables this cheap, it cost more in copies than it saved in locks.)
 final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
     struct PieceBytes: Hashable, Sendable {
@@ -129,9 +129,9 @@ final class ShapeCache: Sendable {
         var runsShapedWhole = 0
     }
 
-    /// The shared level, split by hash into shards with a lock each: with one lock, two cores
-    /// preparing texts queued on it often enough that one slept in the kernel (a critical section
-    /// that stores a piece may take a page fault).
+    /// The pieces, split by hash into shards with a lock each: with one lock, two cores preparing
+    /// texts queued on it often enough that one slept in the kernel (a critical section that stores a
+    /// piece may take a page fault).
     private let shards: [Locked<ClockTable<Key, Shape>>]
     private static let shardCount = 16   // a power of two
     /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
