@@ -24,6 +24,37 @@ struct LayoutTests {
         #expect(one.height == one.lineHeight)
     }
 
+    /// Tabs advance to stops every eight spaces of the primary font, at least a space past where they
+    /// start, counted from the start of each line (Pango's default tabs); at a line's end they hang.
+    @Test func tabsAdvanceToTheNextStop() throws {
+        let space = try width("a a") - 2 * width("a")
+        let stop = 8 * space
+        // At the start of a line: a whole stop.
+        #expect(abs(try width("\tx") - (stop + width("x"))) < 0.001)
+        // After short text: to the first stop.
+        #expect(abs(try width("ab\tc") - (stop + width("c"))) < 0.001)
+        // Less than a space before a stop: on to the next one.
+        var text = "i"
+        while try width(text + "i") + space <= stop { text += "i" }
+        text += "i"   // now less than a space short of the stop
+        #expect(try width(text) < stop && width(text) + space > stop)
+        #expect(abs(try width(text + "\tx") - (2 * stop + width("x"))) < 0.001)
+        // Two tabs in a row: a stop each.
+        #expect(abs(try width("\t\tx") - (2 * stop + width("x"))) < 0.001)
+    }
+
+    @Test func aTabAtTheEndOfALineHangsAndTheNextLineStartsAfresh() throws {
+        let first = try width("abcdef")
+        let result = try measurer.measure("abcdef\tghijkl\tm", style: style, width: first + 1)
+        #expect(result.lineCount == 3)
+        #expect(abs(result.lines[0].width - first) < 0.001)   // the tab hangs: no width
+        let space = try width("a a") - 2 * width("a")
+        // "ghijkl" starts its own line, so its tab reaches a stop counted from that line's start.
+        let stops = ((try width("ghijkl") + space) / (8 * space)).rounded(.up)
+        #expect(try measurer.measure("ghijkl\tm", style: style, width: 10_000).lines[0].width
+                == stops * 8 * space + width("m"))
+    }
+
     @Test func fixedAndMultipleLineHeights() throws {
         let fixed = try measurer.measure("a\nb\nc", style: TextStyle(size: 16, lineHeight: .fixed(20)), width: 100)
         #expect(fixed.lineCount == 3)

@@ -4,13 +4,14 @@ import CUnicodeBreak
 /// Script classes with their own typical advance: what an estimate needs to tell a Latin line from a
 /// Chinese one without shaping.
 enum ScriptClass: Int, CaseIterable {
-    case latin, greek, cyrillic, arabic, hebrew, thai, devanagari, cjk, hangul, emoji, space, mark, other
+    case latin, greek, cyrillic, arabic, hebrew, thai, devanagari, cjk, hangul, emoji, space, tab, mark, other
 
     /// The class of a scalar, by block.
     @inline(__always)
     static func of(_ scalar: UInt32) -> ScriptClass {
         switch scalar {
         case 0x20, 0xA0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return .space
+        case 0x09: return .tab
         case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
              0x0E31, 0x0E34...0x0E3A, 0x0E47...0x0E4E, 0x0900...0x0903, 0x093A...0x094F, 0x200B...0x200F,
              0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0x20E3, 0xE0020...0xE007F:
@@ -46,7 +47,7 @@ enum ScriptClass: Int, CaseIterable {
         case .hangul: [0xAC00...0xD7AF, 0x3130...0x318F]
         case .emoji: [0x1F300...0x1FAFF, 0x2600...0x27BF]
         case .space: [0x20...0x20, 0x3000...0x3000]
-        case .mark, .other: []
+        case .tab, .mark, .other: []
         }
     }
 
@@ -64,7 +65,7 @@ enum ScriptClass: Int, CaseIterable {
         case .hangul: "나는 유리를 먹을 수 있어요 그래도 아프지 않아요"
         case .emoji: "😀😃😄👍🎉❤️🚀"
         case .space: " "
-        case .mark: ""
+        case .tab, .mark: ""
         case .other: "→ ≈ ∞ ©"
         }
     }
@@ -78,7 +79,11 @@ struct AdvanceProfile: Sendable {
 
     init(measurer: TextMeasurer) {
         let fonts = measurer.cascade.fonts
+        // A tab reaches the next stop (every eight spaces) at least a space away: between one and nine
+        // spaces wide, four and a half on average.
+        let space = Self.spaceAdvance(of: fonts)
         typical = ScriptClass.allCases.map { scriptClass in
+            if scriptClass == .tab { return 4.5 * space }
             let sample = scriptClass.sample
             guard !sample.isEmpty, let width = try? measurer.measure(sample, style: TextStyle(size: 1000), width: 1e9)
             else { return 0 }
@@ -90,6 +95,7 @@ struct AdvanceProfile: Sendable {
             switch scriptClass {
             case .mark: return 0
             case .other: return fontMaximum
+            case .tab: return 9 * space
             default: break
             }
             var widest = 0.0
@@ -106,6 +112,16 @@ struct AdvanceProfile: Sendable {
             }
             return widest > 0 ? widest : fontMaximum
         }
+    }
+
+    /// The advance of a space in the first font that has one (the one tab stops are made of), in em.
+    static func spaceAdvance(of fonts: [Font]) -> Double {
+        for font in fonts {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font.coverageFont.pointer, 0x20, &glyph) != 0 else { continue }
+            return Double(hb_font_get_glyph_h_advance(font.coverageFont.pointer, glyph)) / Double(font.unitsPerEm)
+        }
+        return 1   // no font has a space (no real cascade): an em, generously
     }
 
     /// The font's `hhea.advanceWidthMax`, in em.

@@ -11,7 +11,10 @@
 ///   starts the next line instead (unless it begins a new shaping run, which Pango lays out separately);
 /// - a line that ends inside a word or between two pieces with no space between them is as wide as
 ///   that piece shaped on its own (the kerning with what follows is dropped), as Pango reshapes it;
-/// - a mandatory break ends the line.
+/// - a mandatory break ends the line;
+/// - a tab advances to the next tab stop at least a space away (stops every eight spaces of the
+///   primary font, from the line's start), so a segment holding one is as wide as where it starts
+///   makes it; like a space, a tab at the end of a line hangs.
 ///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
 /// widest line a line would lose its last piece (or its hanging space); at the smallest width that
@@ -102,28 +105,34 @@ struct LineBreaker {
         mutating func run() {
             let segments = prepared.segments
             for (index, segment) in segments.enumerated() {
+                let clusterEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : prepared.clusters.count
                 if segment.contentClusterCount > 0 {
-                    let needed = segment.width + segment.endAdjust
-                    if let current = line, current.advance + needed > width {
-                        guard close(change: current.advance + needed, moreFollows: true) else { return }
+                    var content = contentWidth(of: segment, at: line?.advance ?? 0)
+                    if let current = line, current.advance + content + segment.endAdjust > width {
+                        guard close(change: current.advance + content + segment.endAdjust, moreFollows: true) else {
+                            return
+                        }
+                        if segment.hasTab { content = contentWidth(of: segment, at: 0) }
                     }
-                    if line == nil && needed > width && segment.contentClusterCount > 1 {
+                    if line == nil && content + segment.endAdjust > width && segment.contentClusterCount > 1 {
                         guard breakClusters(of: segment) else { return }
                     } else {
                         if line == nil { line = OpenLine(start: segment.byteStart) }
-                        line!.addContent(width: segment.width, endAdjust: segment.endAdjust,
+                        line!.addContent(width: content, endAdjust: segment.endAdjust,
                                          clusters: segment.contentClusterCount)
                     }
                     line!.end = prepared.clusters[Int(segment.contentEnd) - 1].end
                 }
-                if segment.hanging > 0 {
+                if segment.hanging > 0 || (segment.hasTab && Int(segment.contentEnd) < clusterEnd) {
                     let space = prepared.clusters[Int(segment.contentEnd)].flags
                     if let current = line, current.visibleWidth > width, !space.contains(.startsRun) {
                         // Space cannot hang after a cluster that already overflows.
                         guard close(change: current.visibleWidth, moreFollows: true) else { return }
                     }
                     if line == nil { line = OpenLine(start: prepared.clusters[Int(segment.contentEnd)].start) }
-                    line!.addSpace(segment.hanging, startsRun: space.contains(.startsRun))
+                    let hanging = segment.hasTab
+                        ? span(of: Int(segment.contentEnd)..<clusterEnd, at: line!.advance) : segment.hanging
+                    line!.addSpace(hanging, startsRun: space.contains(.startsRun))
                 }
                 if line == nil { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
                 line!.end = segment.byteEnd
@@ -132,6 +141,27 @@ struct LineBreaker {
                 }
             }
             _ = close(change: nil, moreFollows: false)
+        }
+
+        /// The width of a segment's visible content when it starts at `x` on its line.
+        func contentWidth(of segment: Segment, at x: Int) -> Int {
+            segment.hasTab ? span(of: Int(segment.firstCluster)..<Int(segment.contentEnd), at: x) : segment.width
+        }
+
+        /// The width of consecutive clusters starting at `x` on their line, tabs included.
+        func span(of range: Range<Int>, at x: Int) -> Int {
+            var position = x
+            for index in range { position += advance(of: prepared.clusters[index], at: position) }
+            return position - x
+        }
+
+        /// A cluster's advance at `x` on its line: its shaped advance, or for a tab the distance to the
+        /// first tab stop at least a space (an eighth of a stop) past `x` (Pango's default tabs).
+        func advance(of cluster: PreparedCluster, at x: Int) -> Int {
+            guard cluster.flags.contains(.tab) else { return Int(cluster.advance) }
+            let stop = prepared.tabStop
+            let earliest = x + stop / 8
+            return (earliest + stop - 1) / stop * stop - x
         }
 
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
@@ -166,9 +196,9 @@ struct LineBreaker {
                 // The first cluster goes on the line whatever its width.
                 let first = clusters[index]
                 if first.flags.contains(.space) {
-                    current.addSpace(Int(first.advance), startsRun: first.flags.contains(.startsRun))
+                    current.addSpace(advance(of: first, at: 0), startsRun: first.flags.contains(.startsRun))
                 } else {
-                    current.addContent(width: Int(first.advance), endAdjust: Int(first.breakAdjust), clusters: 1)
+                    current.addContent(width: advance(of: first, at: 0), endAdjust: Int(first.breakAdjust), clusters: 1)
                 }
                 index += 1
                 var change = 0
@@ -179,14 +209,16 @@ struct LineBreaker {
                             change = current.visibleWidth
                             break
                         }
-                        current.addSpace(Int(cluster.advance), startsRun: cluster.flags.contains(.startsRun))
+                        current.addSpace(advance(of: cluster, at: current.advance),
+                                         startsRun: cluster.flags.contains(.startsRun))
                     } else {
-                        let needed = current.advance + Int(cluster.advance) + Int(cluster.breakAdjust)
+                        let advance = advance(of: cluster, at: current.advance)
+                        let needed = current.advance + advance + Int(cluster.breakAdjust)
                         if needed > width {
                             change = needed
                             break
                         }
-                        current.addContent(width: Int(cluster.advance), endAdjust: Int(cluster.breakAdjust), clusters: 1)
+                        current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
                     }
                     index += 1
                 }

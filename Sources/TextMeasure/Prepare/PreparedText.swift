@@ -25,13 +25,18 @@ public struct PreparedText: Sendable {
     let segments: [Segment]
     /// Every grapheme cluster, in text order.
     let clusters: [PreparedCluster]
+    /// The distance between tab stops, in 1/1024 px: eight spaces of the primary font, as in Pango. A
+    /// tab reaches the first stop at least an eighth of that (a space) past where it starts.
+    let tabStop: Int
 
-    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster]) {
+    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
+         tabStop: Int) {
         self.text = text
         self.style = style
         self.lineHeight = lineHeight
         self.segments = segments
         self.clusters = clusters
+        self.tabStop = tabStop
     }
 
     /// Approximate heap bytes held by the prepared form (not counting the text itself).
@@ -61,6 +66,8 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// The first cluster of a shaping run (new font or script). Pango lays out run by run, and white
     /// space that begins a run hangs even after a cluster wider than the line.
     static let startsRun = ClusterFlags(rawValue: 2)
+    /// A tab: its advance depends on where on the line it falls (see `PreparedText.tabStop`).
+    static let tab = ClusterFlags(rawValue: 4)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).
@@ -80,6 +87,9 @@ struct Segment: Hashable, Sendable {
     var endAdjust: Int
     /// The line must end after this segment (a hard break or the end of a paragraph).
     var isMandatoryBreak: Bool
+    /// The segment holds a tab, so its widths depend on where it starts (the fields above count the
+    /// tab's shaped advance, which layout replaces).
+    var hasTab = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

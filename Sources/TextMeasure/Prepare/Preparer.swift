@@ -32,7 +32,20 @@ struct Preparer {
         }
         let builder = try outcome.get()
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
-                            segments: builder.segments, clusters: builder.clusters)
+                            segments: builder.segments, clusters: builder.clusters,
+                            tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
+    }
+
+    /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
+    /// font); Pango's own fallback, 50 px, if none has.
+    static func tabStop(_ fonts: [HBFont]) -> Int {
+        for font in fonts {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
+            let advance = Int(hb_font_get_glyph_h_advance(font.pointer, glyph))
+            if advance > 0 { return 8 * advance }
+        }
+        return 50 * 1024
     }
 
     static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
@@ -57,6 +70,7 @@ struct Preparer {
     private struct Builder {
         var segments: [Segment] = []
         var clusters: [PreparedCluster] = []
+        var hasTab = false
 
         mutating func add(paragraph range: Range<Int>, _ context: Context) throws(TextMeasureError) {
             let base = Int32(range.lowerBound)
@@ -88,6 +102,14 @@ struct Preparer {
                 for byte in cluster.start..<end { scratch.clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
+                    clusterFlags.insert(.startsRun)
+                }
+                // A tab (a control character: always a cluster of its own) is a run of its own in Pango,
+                // so it and what follows it start runs.
+                if bytes[cluster.start] == 0x09 {
+                    clusterFlags.formUnion([.tab, .startsRun])
+                    hasTab = true
+                } else if i > 0 && bytes[itemized[i - 1].start] == 0x09 {
                     clusterFlags.insert(.startsRun)
                 }
                 clusters.append(PreparedCluster(start: base + Int32(cluster.start), end: base + Int32(end),
@@ -129,9 +151,10 @@ struct Preparer {
                 guard breakFlags & UInt8(CUB_LINE_BREAK | CUB_MANDATORY_BREAK) != 0 else { continue }
                 var contentEnd = i
                 while contentEnd > segmentStart && itemized[contentEnd - 1].isSpace { contentEnd -= 1 }
-                var width = 0, hanging = 0
+                var width = 0, hanging = 0, segmentHasTab = false
                 for c in segmentStart..<contentEnd { width += Int(clusters[firstCluster + c].advance) }
                 for c in contentEnd..<i { hanging += Int(clusters[firstCluster + c].advance) }
+                for c in segmentStart..<i where clusters[firstCluster + c].flags.contains(.tab) { segmentHasTab = true }
                 segments.append(Segment(
                     byteStart: base + Int32(itemized[segmentStart].start),
                     byteEnd: base + Int32(atEnd ? count : itemized[i].start),
@@ -139,7 +162,7 @@ struct Preparer {
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
                         ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
-                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0))
+                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab))
                 segmentStart = i
             }
         }
