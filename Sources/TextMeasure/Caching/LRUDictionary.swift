@@ -110,12 +110,8 @@ public struct LRUDictionary<Key: Hashable, Value> {
     /// Removes the entry for `key`, returning its value.
     @inlinable @discardableResult
     public mutating func removeValue(for key: Key) -> Value? {
-        let hash = key.hashValue
-        guard let slot = find(key, hash: hash).node else { return nil }
-        index.remove(hash: hash, entry: Int(slot), hashOf: { nodes[$0].hash })
-        unlink(slot)
-        free.append(slot)
-        entryCount -= 1
+        guard let slot = find(key, hash: key.hashValue).node else { return nil }
+        removeNode(slot)
         return nodes[Int(slot)].value
     }
 
@@ -123,9 +119,18 @@ public struct LRUDictionary<Key: Hashable, Value> {
     @inlinable
     public mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0 else { return nil }
-        let node = nodes[Int(oldest)]
-        removeValue(for: node.key)
-        return (node.key, node.value)
+        let slot = oldest
+        removeNode(slot)
+        return (nodes[Int(slot)].key, nodes[Int(slot)].value)
+    }
+
+    /// Takes node `slot` out of the index and the recency list; its key and value stay until reused.
+    @inlinable
+    mutating func removeNode(_ slot: Int32) {
+        index.remove(hash: nodes[Int(slot)].hash, entry: Int(slot), hashOf: { nodes[$0].hash })
+        unlink(slot)
+        free.append(slot)
+        entryCount -= 1
     }
 
     @inlinable
@@ -147,7 +152,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
             let next = nodes[Int(slot)].older
             if shouldRemove(nodes[Int(slot)].key) {
                 removed.append(nodes[Int(slot)].key)
-                removeValue(for: nodes[Int(slot)].key)
+                removeNode(slot)
             }
             slot = next
         }
