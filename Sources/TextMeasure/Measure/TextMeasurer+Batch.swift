@@ -30,13 +30,12 @@ extension TextMeasurer {
     /// Elements are handed out a few at a time as cores become free (Dispatch's `concurrentPerform`),
     /// so a slow element holds up only its own small block. Blocks stay small because the elements
     /// here are measured texts (tens of microseconds each): with large blocks, one core can be left
-    /// finishing a block of milliseconds while the others wait. `blockSize` overrides the choice for
-    /// elements that are themselves groups of work.
+    /// finishing a block of milliseconds while the others wait.
     package static func concurrentMap<Element: Sendable, Result: Sendable>(
-        _ elements: [Element], blockSize: Int? = nil, _ transform: @Sendable (Element) -> Result
+        _ elements: [Element], _ transform: @Sendable (Element) -> Result
     ) -> [Result] {
         guard elements.count > 1 else { return elements.map(transform) }
-        let blockSize = max(1, blockSize ?? min(8, elements.count / 256))
+        let blockSize = max(1, min(8, elements.count / 256))
         let blocks = (elements.count + blockSize - 1) / blockSize
         return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
             let slots = SendableBuffer(buffer.baseAddress!)
