@@ -27,10 +27,13 @@ let package = Package(
         .target(name: "HeightCache", dependencies: ["TextMeasure"]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
         .target(name: "CSched"),
+        // The JSON Lines batch protocol: line reader, JSON scanner, processor, output. Shared by the
+        // command-line tool and the fuzz targets; its types are `package`, not public API.
+        .target(name: "TextMeasureBatch", dependencies: ["TextMeasure", "CSched"]),
         .executableTarget(
             name: "TextMeasureCLI",
             dependencies: [
-                "TextMeasure", "CSched",
+                "TextMeasure", "TextMeasureBatch", "CSched",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,6 +41,6 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
-        .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
     ]
 )

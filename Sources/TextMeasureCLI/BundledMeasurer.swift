@@ -1,5 +1,6 @@
 import Dispatch
 import TextMeasure
+import TextMeasureBatch
 
 /// The measurer for the bundled fonts, loaded on another thread while the command line is parsed.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TextMeasure
+import TextMeasureBatch
 
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
 import TextMeasure
-@testable import TextMeasureCLI
+import TextMeasureBatch
 
 @Suite("CPU placement")
 struct CPUSpreadTests {

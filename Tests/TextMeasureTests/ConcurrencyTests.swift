@@ -25,9 +25,9 @@ struct ConcurrencyTests {
     }
 
     @Test func fontsLoadedConcurrentlyAreOneInstance() async throws {
-        let fonts = try await withThrowingTaskGroup(of: Font.self) { group in
+        let fonts = try await withThrowingTaskGroup(of: FontFace.self) { group in
             for _ in 0..<16 { group.addTask { try TextMeasurer().cascade.primary } }
-            var fonts: [Font] = []
+            var fonts: [FontFace] = []
             for try await font in group { fonts.append(font) }
             return fonts
         }

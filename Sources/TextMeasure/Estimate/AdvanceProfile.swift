@@ -115,7 +115,7 @@ struct AdvanceProfile: Sendable {
     }
 
     /// The advance of a space in the first font that has one (the one tab stops are made of), in em.
-    static func spaceAdvance(of fonts: [Font]) -> Double {
+    static func spaceAdvance(of fonts: [FontFace]) -> Double {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font.coverageFont.pointer, 0x20, &glyph) != 0 else { continue }
@@ -125,7 +125,7 @@ struct AdvanceProfile: Sendable {
     }
 
     /// The font's `hhea.advanceWidthMax`, in em.
-    static func maximumAdvance(of font: Font) -> Double {
+    static func maximumAdvance(of font: FontFace) -> Double {
         let tag: hb_tag_t = 0x6868_6561   // 'hhea'
         let blob = hb_face_reference_table(font.face, tag)
         defer { hb_blob_destroy(blob) }

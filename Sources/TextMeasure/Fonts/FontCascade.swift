@@ -26,16 +26,16 @@ public struct FontFile: Hashable, Sendable, ExpressibleByStringLiteral {
 /// Thread safety: immutable; `Sendable`.
 public struct FontCascade: Sendable {
     /// The faces, primary first.
-    public let fonts: [Font]
+    public let fonts: [FontFace]
 
     /// The primary font.
-    public var primary: Font { fonts[0] }
+    public var primary: FontFace { fonts[0] }
 
     /// Loads the given files (each loaded at most once per process and shared afterwards).
     /// Throws a ``FontError`` naming the first file that cannot be used.
     public init(files: [FontFile]) throws(FontError) {
         guard !files.isEmpty else { throw .emptyCascade }
-        var fonts: [Font] = []
+        var fonts: [FontFace] = []
         fonts.reserveCapacity(files.count)
         for file in files {
             fonts.append(try FontRegistry.shared.font(for: file))
@@ -120,12 +120,12 @@ public enum BundledFonts {
 final class FontRegistry: Sendable {
     static let shared = FontRegistry()
 
-    private let fonts = Locked<[FontFile: Font]>([:])
+    private let fonts = Locked<[FontFile: FontFace]>([:])
 
-    func font(for file: FontFile) throws(FontError) -> Font {
+    func font(for file: FontFile) throws(FontError) -> FontFace {
         if let font = fonts.withLock({ $0[file] }) { return font }
         // Loading happens outside the lock; if two threads race, the first stored face wins.
-        let loaded = try Font.load(path: file.path, faceIndex: file.faceIndex)
+        let loaded = try FontFace.load(path: file.path, faceIndex: file.faceIndex)
         return fonts.withLock { fonts in
             if let existing = fonts[file] { return existing }
             fonts[file] = loaded

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Thread safety: immutable after `init` (the tables are written only there, then only read).
 final class FontSelector: @unchecked Sendable {
-    let fonts: [Font]
+    let fonts: [FontFace]
     /// For scalars below `tableLimit`: 1 + the index of the first font covering it, or 0 for none.
     /// Unmanaged memory, freed in `deinit`: reading it touches no reference count (threads reading an
     /// array stored in a shared object would contend on the array's). It comes zero-filled from

@@ -60,7 +60,7 @@ struct Preparer {
     private struct Context {
         let bytes: UnsafeBufferPointer<UInt8>
         let itemizer: Itemizer
-        /// The cascade's `hb_font_t`s at the style's scale (kept alive by their ``Font``).
+        /// The cascade's `hb_font_t`s at the style's scale (kept alive by their ``FontFace``).
         let fonts: [OpaquePointer]
         let shapeCache: ShapeCache?
         let scratch: PrepareScratch

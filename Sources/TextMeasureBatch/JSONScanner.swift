@@ -1,15 +1,15 @@
 /// A small JSON parser for batch input lines: one pass over the UTF-8 bytes, no Foundation. It keeps
 /// object keys in input order (so echoed fields come back as they were given) and tells integers
 /// from other numbers.
-struct JSONScanner {
-    struct Failure: Error {}
+package struct JSONScanner {
+    package struct Failure: Error {}
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     /// Parses one complete JSON value from UTF-8 bytes; anything but white space after it is an error.
     /// Invalid UTF-8 inside strings becomes U+FFFD.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var scanner = JSONScanner(bytes: bytes)
         let value = try scanner.value(depth: 0)
         scanner.skipWhitespace()

@@ -8,11 +8,11 @@ import Darwin
 
 /// One face of a font file, loaded once and shared by every measurer that names it.
 ///
-/// Thread safety: a `Font` is immutable after loading. Its HarfBuzz face and the per-size HarfBuzz
+/// Thread safety: a `FontFace` is immutable after loading. Its HarfBuzz face and the per-size HarfBuzz
 /// fonts it hands out are immutable (`hb_face_make_immutable`, `hb_font_make_immutable`), which
 /// HarfBuzz documents as safe to use from many threads at once; the size table is guarded by a mutex.
 /// FreeType is used only while loading, on a private `FT_Library` that never escapes `load`.
-public final class Font: @unchecked Sendable {
+public final class FontFace: @unchecked Sendable {
     /// The file the face was loaded from.
     public let path: String
     /// The face's index in a collection (`.ttc`); 0 for a plain font file.
@@ -20,7 +20,7 @@ public final class Font: @unchecked Sendable {
     /// The family name from the font's `name` table, if it has one (read when asked: loading a face
     /// should not parse tables nothing may need).
     public var familyName: String? {
-        Font.name(of: face, id: hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY))
+        FontFace.name(of: face, id: hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY))
     }
     /// Design units per em.
     public let unitsPerEm: Int32
@@ -49,7 +49,7 @@ public final class Font: @unchecked Sendable {
 
     /// Loads face `faceIndex` of the file at `path`, validating it with FreeType first so that a bad
     /// file gets FreeType's precise reason.
-    static func load(path: String, faceIndex: Int) throws(FontError) -> Font {
+    static func load(path: String, faceIndex: Int) throws(FontError) -> FontFace {
         var info = stat()
         if stat(path, &info) != 0 {
             if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }
@@ -69,7 +69,7 @@ public final class Font: @unchecked Sendable {
             throw .corrupt(path: path, reason: "HarfBuzz found no glyphs")
         }
         hb_face_make_immutable(face)
-        return Font(path: path, faceIndex: faceIndex, face: face)
+        return FontFace(path: path, faceIndex: faceIndex, face: face)
     }
 
     private static func validateWithFreeType(path: String, faceIndex: Int) throws(FontError) {

@@ -1,6 +1,6 @@
 /// A JSON value that keeps what batch input lines carry, so extra fields can be echoed back in their
 /// order; serializes compactly.
-enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -10,13 +10,13 @@ enum JSONValue: Sendable {
     case object([(String, JSONValue)])
 
     /// Compact JSON text.
-    var serialized: String {
+    package var serialized: String {
         var out = ""
         write(to: &out)
         return out
     }
 
-    func write(to out: inout String) {
+    package func write(to out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"

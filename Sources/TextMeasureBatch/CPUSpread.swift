@@ -12,7 +12,7 @@ import TextMeasure
 /// and the thread loading fonts during argument parsing did not start until parsing was done. So the
 /// command starts its own threads, each created allowed only a CPU that no other of them has (Linux;
 /// elsewhere, or if that fails, Dispatch does the work as usual).
-enum CPUSpread {
+package enum CPUSpread {
     /// The CPUs this process may run on (by its affinity when it started; see `csched_remember_affinity`).
     private static let allowed = (0..<csched_cpu_capacity()).filter { csched_is_allowed($0) != 0 }
 
@@ -25,14 +25,14 @@ enum CPUSpread {
 
     /// Runs `body` on a new thread on a CPU other than the calling thread's, where it can work while
     /// this thread goes on.
-    static func runElsewhere(_ body: @escaping @Sendable () -> Void) {
+    package static func runElsewhere(_ body: @escaping @Sendable () -> Void) {
         let cpu = cpus().dropFirst().first ?? -1
         if !spawn(on: cpu, body) { DispatchQueue.global().async(execute: body) }
     }
 
     /// Calls `body` with every index in `0..<count`, on this thread and one new thread per other CPU,
     /// each taking the next index as it becomes free; returns when all calls have returned.
-    static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    package static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let cpus = cpus()
         let helpers = Array(cpus.dropFirst().prefix(max(0, count - 1)))
         guard !helpers.isEmpty, let here = cpus.first else {

@@ -1,0 +1,135 @@
+import TextMeasure
+
+/// Turns one input line into one output value. Thread-safe: its caches are.
+///
+/// Items go through a ``PreparedTextCache`` keyed by (text, style): a text seen before in the same
+/// style is laid out again from its prepared form (arithmetic only, a fraction of a microsecond), so an
+/// identical item or the same text at another width costs no shaping. A height cache in front of it
+/// would only add a second look-up: answering from a valid width range saves less than it costs.
+package struct BatchProcessor: Sendable {
+    package let measurer: TextMeasurer
+    package let style: TextStyle
+    package let texts: PreparedTextCache
+
+    package init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int) {
+        self.measurer = measurer
+        self.style = style
+        texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
+    }
+
+    /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
+    package func process(_ lines: Lines) -> String {
+        // Blocks of lines, each written into one string, spread over the cores; small blocks so that no
+        // core waits long for the last one. The lines are still bytes: decoding them is work the cores
+        // share, not the reading thread's alone.
+        let blockSize = 16
+        let blockCount = (lines.count + blockSize - 1) / blockSize
+        let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: max(1, blockCount))
+        outputs.initialize(repeating: "")
+        defer {
+            _ = outputs.deinitialize()
+            outputs.deallocate()
+        }
+        let slots = SendableBuffer(outputs.baseAddress!)
+        CPUSpread.forEach(blockCount) { block in
+            var text = ""
+            lines.bytes.withUnsafeBufferPointer { bytes in
+                for index in (block * blockSize)..<min(lines.count, (block + 1) * blockSize) {
+                    process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &text)
+                    text += "\n"
+                }
+            }
+            slots.base[block] = text   // each block is written by exactly one thread
+        }
+        return outputs.joined()
+    }
+
+    /// What became of one input line.
+    package enum Outcome {
+        case measured(TextMeasurement, extras: [(String, JSONValue)])
+        case failed(String, extras: [(String, JSONValue)])
+
+        /// Appends the output line (without its newline).
+        package func write(to out: inout String) {
+            switch self {
+            case .measured(let result, let extras):
+                out += "{\"lineCount\":"
+                out += String(result.lineCount)
+                out += ",\"height\":"
+                JSONValue.number(result.height).write(to: &out)
+                out += result.isTruncated ? ",\"truncated\":true" : ",\"truncated\":false"
+                for (key, value) in extras {
+                    out += ","
+                    JSONValue.string(key).write(to: &out)
+                    out += ":"
+                    value.write(to: &out)
+                }
+                out += "}"
+            case .failed(let message, let extras):
+                JSONValue.object([("error", .string(message))] + extras).write(to: &out)
+            }
+        }
+    }
+
+    /// Processes one line's UTF-8 bytes.
+    package func process(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard let value = try? JSONScanner.parse(line) else {
+            let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+            return Self.error(isBlank ? "blank line" : "invalid JSON")
+        }
+        guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
+        // One pass over the fields (the first of a repeated key wins); no dictionary per line.
+        var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
+        var extras: [(String, JSONValue)] = []
+        for (key, value) in fields {
+            switch key {
+            case "text": if field.text == nil { field.text = value }
+            case "width": if field.width == nil { field.width = value }
+            case "size": if field.size == nil { field.size = value }
+            case "maxLines": if field.maxLines == nil { field.maxLines = value }
+            default: extras.append((key, value))
+            }
+        }
+
+        guard let textValue = field.text else { return Self.error("missing field \"text\"", extras) }
+        guard case .string(let text) = textValue else { return Self.error("\"text\" must be a string", extras) }
+        guard let widthValue = field.width else { return Self.error("missing field \"width\"", extras) }
+        guard let width = Self.number(widthValue) else { return Self.error("\"width\" must be a number", extras) }
+        guard width.isFinite, width > 0 else { return Self.error("\"width\" must be a finite number greater than 0", extras) }
+        var style = self.style
+        if let sizeValue = field.size {
+            guard let size = Self.number(sizeValue) else { return Self.error("\"size\" must be a number", extras) }
+            guard size.isFinite, size > 0 else { return Self.error("\"size\" must be a finite number greater than 0", extras) }
+            style.size = size
+        }
+        if let maxLinesValue = field.maxLines {
+            guard case .int(let maxLines) = maxLinesValue else {
+                return Self.error("\"maxLines\" must be an integer", extras)
+            }
+            guard maxLines >= 0 else { return Self.error("\"maxLines\" must be 0 (unlimited) or more", extras) }
+            style.maxLines = maxLines
+        }
+        do {
+            _ = try measurer.lineHeight(for: style)   // the checks `TextStyle` itself makes (size range, ...)
+        } catch {
+            return Self.error(error.description, extras)
+        }
+        // `lineHeight(for:)` validated the style and the guards above the width, so this cannot fail.
+        guard let result = try? texts.measure(TextKey(text), style: style, width: width, withLines: false) else {
+            preconditionFailure("batch item failed to measure after validation")
+        }
+        return .measured(result, extras: extras)
+    }
+
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let int): Double(int)
+        case .number(let double): double
+        default: nil
+        }
+    }
+
+    static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> Outcome {
+        .failed(message, extras: extras)
+    }
+}
