@@ -229,9 +229,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///
     /// - Parameters:
     ///   - model: The row's model.
-    ///   - width: The row's width in pixels. It must lie in ``MeasurementLimits/width`` (a precondition,
+    ///   - width: The row's width in pixels. It must lie in `MeasurementLimits.width` (a precondition,
     ///     like an array index: check widths that come from outside with
-    ///     ``MeasurementLimits/isValid(width:)`` or use ``cachedHeight(for:width:)``, which never traps).
+    ///     `MeasurementLimits.isValid(width:)` or use ``cachedHeight(for:width:)``, which never traps).
     /// - Returns: The height in pixels.
     /// - Complexity: A hit is one hash look-up under the lock; a miss measures the row once, however
     ///   many threads ask for it at the same time.
@@ -244,7 +244,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///
     /// - Parameters:
     ///   - model: The row's model.
-    ///   - width: The row's width in pixels, in ``MeasurementLimits/width`` (a precondition).
+    ///   - width: The row's width in pixels, in `MeasurementLimits.width` (a precondition).
     /// - Returns: The row's height, line count, truncation and the widths over which it holds.
     @inlinable
     public func measurement(for model: Model, width: Double) -> RowMeasurement {
@@ -332,7 +332,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// With a row layout the estimate comes from the texts' lengths and their scripts' typical
     /// advances, corrected by how measured rows compared with their estimates. `conservative: true`
     /// returns a height the row never exceeds (an upper bound from greedy line filling; see
-    /// ``TextMeasurer/estimate(_:style:width:)``), for callers that must not clip. Without a layout or
+    /// `TextMeasurer.estimate(_:style:width:)`), for callers that must not clip. Without a layout or
     /// an estimate closure, the estimate is the mean (conservative: the tallest) height measured at
     /// this width, or ``fallbackEstimate``.
     public func estimatedHeight(for model: Model, width: Double, conservative: Bool = false) -> Double {

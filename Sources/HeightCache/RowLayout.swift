@@ -140,7 +140,7 @@ public struct RowLayout<Model>: Sendable {
         return (RowMeasurement(height: total, validWidths: range, lineCount: lines, isTruncated: truncated), textHeight)
     }
 
-    /// Estimates `model`'s row at `width` without shaping (see ``TextMeasurer/estimate(_:style:width:)``).
+    /// Estimates `model`'s row at `width` without shaping (see `TextMeasurer.estimate(_:style:width:)`).
     public func estimate(_ model: Model, width: Double, measurer: TextMeasurer) -> HeightEstimate {
         estimateWithTextHeight(model, width: width, measurer: measurer).estimate
     }
