@@ -1,9 +1,11 @@
 /// A dictionary with a capacity that evicts its least recently used entry: O(1) look-up, insertion,
 /// promotion and eviction.
 ///
-/// Entries live in a slab of nodes linked into a recency list, indexed by a ``HashIndex`` rather than a
-/// `Dictionary`: a key is stored once, in its node, and each bucket costs 8 bytes, so a cache of large
-/// keys neither doubles its memory nor copies its keys when the index grows.
+/// Entries live in a dense array of nodes linked into a recency list, indexed by a ``HashIndex`` rather
+/// than a `Dictionary`: a key is stored once, in its node, and each bucket costs 8 bytes, so a cache of
+/// large keys neither doubles its memory nor copies its keys when the index grows. Removing an entry
+/// moves the last node into its place, so a removed key and value are released at once: a cache of
+/// large values (prepared texts) holds nothing beyond its entries.
 ///
 /// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Public and inlinable,
 /// like ``Locked``, so that generic caches built on it are specialized where they are used.
@@ -26,11 +28,9 @@ public struct LRUDictionary<Key: Hashable, Value> {
         }
     }
 
-    /// Nodes; a removed node's number goes to `free` and its key and value stay until reused.
+    /// The entries, in no particular order (the recency list links them).
     @usableFromInline var nodes: [Node] = []
-    @usableFromInline var free: [Int32] = []
     @usableFromInline var index = HashIndex()
-    @usableFromInline var entryCount = 0
     @usableFromInline var newest: Int32 = -1
     @usableFromInline var oldest: Int32 = -1
 
@@ -55,7 +55,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
     }
 
     @inlinable
-    public var count: Int { entryCount }
+    public var count: Int { nodes.count }
 
     /// The value for `key`, marking it most recently used.
     @inlinable
@@ -83,20 +83,12 @@ public struct LRUDictionary<Key: Hashable, Value> {
         }
         var evicted: [(key: Key, value: Value)] = []
         while count >= capacity, let old = removeOldest() { evicted.append(old) }
-        let node = Node(key: key, value: value, hash: hash, newer: -1, older: newest)
-        let slot: Int32
-        if let reused = free.popLast() {
-            nodes[Int(reused)] = node
-            slot = reused
-        } else {
-            nodes.append(node)
-            slot = Int32(nodes.count - 1)
-        }
+        nodes.append(Node(key: key, value: value, hash: hash, newer: -1, older: newest))
+        let slot = Int32(nodes.count - 1)
         if newest >= 0 { nodes[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
-        entryCount += 1
-        if index.needsGrowth(forCount: entryCount) {
+        if index.needsGrowth(forCount: nodes.count) {
             rebuildIndex()
         } else if evicted.isEmpty {
             index.insert(hash: hash, entry: Int(slot), at: found.bucket)
@@ -111,34 +103,38 @@ public struct LRUDictionary<Key: Hashable, Value> {
     @inlinable @discardableResult
     public mutating func removeValue(for key: Key) -> Value? {
         guard let slot = find(key, hash: key.hashValue).node else { return nil }
-        removeNode(slot)
-        return nodes[Int(slot)].value
+        return removeNode(slot).value
     }
 
     /// Removes and returns the least recently used entry.
     @inlinable
     public mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0 else { return nil }
-        let slot = oldest
-        removeNode(slot)
-        return (nodes[Int(slot)].key, nodes[Int(slot)].value)
+        return removeNode(oldest)
     }
 
-    /// Takes node `slot` out of the index and the recency list; its key and value stay until reused.
-    @inlinable
-    mutating func removeNode(_ slot: Int32) {
+    /// Takes node `slot` out of the index and the recency list and returns its key and value; the last
+    /// node moves into its place (renumbered in the index and the list), so nothing stays behind.
+    @inlinable @discardableResult
+    mutating func removeNode(_ slot: Int32) -> (key: Key, value: Value) {
         index.remove(hash: nodes[Int(slot)].hash, entry: Int(slot), hashOf: { nodes[$0].hash })
         unlink(slot)
-        free.append(slot)
-        entryCount -= 1
+        let last = Int32(nodes.count - 1)
+        if slot != last {
+            nodes.swapAt(Int(slot), Int(last))
+            index.renumber(hash: nodes[Int(slot)].hash, from: Int(last), to: Int(slot))
+            let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
+            if newer >= 0 { nodes[Int(newer)].older = slot } else { newest = slot }
+            if older >= 0 { nodes[Int(older)].newer = slot } else { oldest = slot }
+        }
+        let removed = nodes.removeLast()
+        return (removed.key, removed.value)
     }
 
     @inlinable
     public mutating func removeAll() {
         nodes.removeAll()
-        free.removeAll()
         index.removeAll()
-        entryCount = 0
         newest = -1
         oldest = -1
     }
@@ -149,10 +145,11 @@ public struct LRUDictionary<Key: Hashable, Value> {
         var removed: [Key] = []
         var slot = newest
         while slot >= 0 {
-            let next = nodes[Int(slot)].older
+            var next = nodes[Int(slot)].older
             if shouldRemove(nodes[Int(slot)].key) {
-                removed.append(nodes[Int(slot)].key)
-                removeNode(slot)
+                let last = Int32(nodes.count - 1)
+                removed.append(removeNode(slot).key)
+                if next == last { next = slot }   // the last node moved into the removed one's place
             }
             slot = next
         }
@@ -198,13 +195,13 @@ public struct LRUDictionary<Key: Hashable, Value> {
     @inlinable
     mutating func rebuildIndex() {
         var entries: [(hash: Int, entry: Int)] = []
-        entries.reserveCapacity(entryCount)
+        entries.reserveCapacity(nodes.count)
         var slot = newest
         while slot >= 0 {
             entries.append((nodes[Int(slot)].hash, Int(slot)))
             slot = nodes[Int(slot)].older
         }
-        index.rebuild(forCount: entryCount, entries: entries)
+        index.rebuild(forCount: nodes.count, entries: entries)
     }
 
     // MARK: The recency list
