@@ -34,13 +34,13 @@ def corpus():
 
 def build(root, scratch):
     """Release builds of `textmeasure` and the memory probe for the checkout at `root`."""
-    quiet = dict(stdout=subprocess.DEVNULL, check=True)
+    def run(*arguments):
+        result = subprocess.run(["swift", "build", "-c", "release", *arguments], capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"swift build {' '.join(arguments)} failed:\n{result.stdout}{result.stderr}")
     main_scratch, probe_scratch = os.path.join(scratch, "main"), os.path.join(scratch, "probe")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "textmeasure", "--package-path", root,
-                    "--scratch-path", main_scratch], **quiet)
-    probe_package = os.path.join(root, "Benchmarks/MemoryProbe")
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", probe_package,
-                    "--scratch-path", probe_scratch], **quiet)
+    run("--product", "textmeasure", "--package-path", root, "--scratch-path", main_scratch)
+    run("--package-path", os.path.join(root, "Benchmarks/MemoryProbe"), "--scratch-path", probe_scratch)
     return (os.path.join(main_scratch, "release/textmeasure"), os.path.join(probe_scratch, "release/MemoryProbe"))
 
 

@@ -33,7 +33,7 @@ func mebibytes(_ kibibytes: Int) -> String {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.first == "sizes" else {
-    fputs("usage: memory-probe sizes [COUNT]\n", stderr)
+    print("usage: memory-probe sizes [COUNT]")
     exit(2)
 }
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000
