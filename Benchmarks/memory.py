@@ -11,8 +11,10 @@ Workloads:
   batch-large    L distinct texts of about B bytes each (multilingual corpus sentences) through
                  `textmeasure batch`, default options
 
-Peak RSS is the kernel's (`wait4`'s ru_maxrss) for each process. Builds are release builds; the
-baseline is exported with `git archive` into a temporary folder (the work tree is not touched).
+Peak RSS is the kernel's (ru_maxrss) for each process, read through /usr/bin/time: a child forked
+straight from this script would count this script's own memory from before its exec. Builds are
+release builds in .build-memory/; the baseline is exported with `git archive` into
+.build-memory/baseline-REV/ (the work tree is not touched) and reused by later runs.
 """
 import argparse, importlib.util, json, os, random, shutil, subprocess, sys, tempfile
 
@@ -46,17 +48,12 @@ def build(root, scratch):
 
 def peak_rss(command, stdin_path=None):
     """Runs `command` (standard input from `stdin_path`), returns (peak RSS in MiB, stdout, stderr)."""
-    with open(stdin_path or os.devnull, "rb") as stdin, tempfile.TemporaryFile() as out, \
-            tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(command, stdin=stdin, stdout=out, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read().decode(), err.read().decode()
-        if process.returncode != 0:
-            sys.exit(f"{command[0]} failed ({process.returncode}): {stderr}")
-        return usage.ru_maxrss / 1024, stdout, stderr
+    with open(stdin_path or os.devnull, "rb") as stdin, tempfile.NamedTemporaryFile() as peak:
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command], stdin=stdin,
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr}")
+        return int(open(peak.name).read().split()[-1]) / 1024, result.stdout, result.stderr
 
 
 def write_inputs(folder, sizes, large_lines, large_bytes):
@@ -99,23 +96,28 @@ def main():
     parser.add_argument("--large-bytes", type=int, default=1_000_000)
     args = parser.parse_args()
     os.environ.setdefault("TEXTMEASURE_FONTS", os.path.join(ROOT, "Fonts"))
+    if not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("needs /usr/bin/time (Debian: apt-get install time)")
+    builds = os.path.join(ROOT, ".build-memory")
 
     with tempfile.TemporaryDirectory(prefix="textmeasure-memory-") as tmp:
         inputs = write_inputs(tmp, args.sizes, args.large_lines, args.large_bytes)
         runs = {}
         if args.baseline:
-            baseline_root = os.path.join(tmp, "baseline")
-            os.makedirs(baseline_root)
-            archive = subprocess.run(["git", "-C", ROOT, "archive", args.baseline], check=True,
-                                     capture_output=True).stdout
-            subprocess.run(["tar", "-x", "-C", baseline_root], input=archive, check=True)
-            probe = os.path.join(baseline_root, "Benchmarks/MemoryProbe")
-            shutil.rmtree(probe, ignore_errors=True)
-            shutil.copytree(os.path.join(HERE, "MemoryProbe"), probe, ignore=shutil.ignore_patterns(".build"))
+            baseline = os.path.join(builds, "baseline-" + args.baseline.replace("/", "-"))
+            baseline_root = os.path.join(baseline, "src")
+            if not os.path.isdir(baseline_root):
+                os.makedirs(baseline_root)
+                archive = subprocess.run(["git", "-C", ROOT, "archive", args.baseline], check=True,
+                                         capture_output=True).stdout
+                subprocess.run(["tar", "-x", "-C", baseline_root], input=archive, check=True)
+                probe = os.path.join(baseline_root, "Benchmarks/MemoryProbe")
+                shutil.rmtree(probe, ignore_errors=True)
+                shutil.copytree(os.path.join(HERE, "MemoryProbe"), probe, ignore=shutil.ignore_patterns(".build"))
             print(f"building {args.baseline} ...", file=sys.stderr)
-            runs[args.baseline] = measure(build(baseline_root, os.path.join(tmp, "baseline-build")), inputs, args.sizes)
+            runs[args.baseline] = measure(build(baseline_root, os.path.join(baseline, "build")), inputs, args.sizes)
         print("building the work tree ...", file=sys.stderr)
-        runs["this tree"] = measure(build(ROOT, os.path.join(ROOT, ".build-memory")), inputs, args.sizes)
+        runs["this tree"] = measure(build(ROOT, builds), inputs, args.sizes)
 
     print(f"\npeak RSS, MiB ({args.sizes} sizes; {args.large_lines} texts of {args.large_bytes} bytes)\n")
     names = list(runs)
