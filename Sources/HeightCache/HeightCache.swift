@@ -194,14 +194,23 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     /// A cache measuring rows described by `layout`, with content-aware estimates that learn from the
-    /// rows measured. Prepared texts are kept (up to `preparedTexts`) so that a width change re-lays
-    /// text out without reshaping it. Throws if a text style in the layout is invalid.
+    /// rows measured. Prepared texts are kept so that a width change re-lays text out without
+    /// reshaping it.
+    ///
+    /// - Parameters:
+    ///   - layout: What a row holds.
+    ///   - measurer: Measures and estimates the row's texts.
+    ///   - capacity: The most heights kept (at least 1).
+    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
+    ///   - preparedTexts: The most prepared texts kept.
+    ///   - preparedTextBytes: The most bytes the prepared texts kept take together.
+    /// - Throws: ``TextMeasureError`` if a text style in the layout is invalid.
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
-        preparedTexts: Int = 2_000
+        preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes
     ) throws(TextMeasureError) {
         try layout.validate(with: measurer)
-        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
+        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes)
         self.init(
             capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: 44,
             measuring: { model, width in

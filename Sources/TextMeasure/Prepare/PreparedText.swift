@@ -39,9 +39,13 @@ public struct PreparedText: Sendable {
         self.tabStop = tabStop
     }
 
-    /// Approximate heap bytes held by the prepared form (not counting the text itself).
-    public var byteCount: Int {
-        segments.capacity * MemoryLayout<Segment>.stride + clusters.capacity * MemoryLayout<PreparedCluster>.stride
+    /// About how many bytes the prepared form holds: its segments and clusters (as allocated), the
+    /// text's UTF-8 bytes and the value itself. What ``PreparedTextCache`` counts against its budget.
+    ///
+    /// - Complexity: O(1).
+    var byteCount: Int {
+        MemoryLayout<PreparedText>.size + segments.capacity * MemoryLayout<Segment>.stride
+            + clusters.capacity * MemoryLayout<PreparedCluster>.stride + text.utf8.count
     }
 }
 

@@ -16,7 +16,7 @@ struct Preparer {
                 var builder = Builder()
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.pointer),
+                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.handle),
                                       shapeCache: shapeCache, scratch: scratch)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes) { start, end in
@@ -60,8 +60,8 @@ struct Preparer {
     private struct Context {
         let bytes: UnsafeBufferPointer<UInt8>
         let itemizer: Itemizer
-        /// The cascade's `hb_font_t`s at the style's scale (kept alive by their ``FontFace``).
-        let fonts: [OpaquePointer]
+        /// The cascade's fonts at the style's scale (the caller holds their ``HBFont``s).
+        let fonts: [HBFont.Handle]
         let shapeCache: ShapeCache?
         let scratch: PrepareScratch
     }
@@ -120,10 +120,10 @@ struct Preparer {
             let output = scratch.shaperOutput
             for run in scratch.runs {
                 if let shapeCache = context.shapeCache {
-                    shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: context.fonts[run.font],
-                                     scratch: scratch, output: output)
+                    shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: context.fonts[run.font].pointer,
+                                     fontID: context.fonts[run.font].id, scratch: scratch, output: output)
                 } else {
-                    Shaper.shape(run, of: bytes, font: context.fonts[run.font], scratch: scratch, output: output)
+                    Shaper.shape(run, of: bytes, font: context.fonts[run.font].pointer, scratch: scratch, output: output)
                 }
             }
             // ...and are spread over the grapheme clusters each covers (a ligature spanning several

@@ -9,7 +9,9 @@ import Synchronization
 /// in the shaping it came from, no lookup looked across either of its edges (the flag is clear at both);
 /// such a piece shapes the same on its own. When a run mixes cached and new pieces, only the new
 /// stretches are shaped, and if HarfBuzz reports that a stretch interacts with its cached neighbours,
-/// the whole run is shaped instead. Keys include the font and size, script, direction and the piece's
+/// the whole run is shaped instead. Keys include the font and size (as ``HBFont/ID``, the face's
+/// process-unique id and the scale: never the `hb_font_t`'s address, which a font made after another
+/// was freed may reuse at another size), script, direction and the piece's
 /// bytes (pieces over 32 bytes are not cached). Inside a run that is all: HarfBuzz promises that two
 /// pieces both clear of the flag at their join concatenate safely, whatever text each was shaped next
 /// to, so a word is shared by every text it occurs in. At a run's edge the flag says nothing, so an
@@ -54,8 +56,8 @@ final class ShapeCache: Sendable {
 
     /// Fields ordered so that the key packs into 64 bytes.
     struct Key: Hashable, Sendable {
-        /// The `hb_font_t` (one per font and size, alive as long as the process).
-        var font: UInt
+        /// The face and size (an identity: fonts are freed and made again as sizes come and go).
+        var font: HBFont.ID
         /// Computed once: the table hash.
         var hash = 0
         var text: PieceBytes
@@ -72,7 +74,7 @@ final class ShapeCache: Sendable {
         /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
         static let runEdge = UInt32.max - 1
 
-        init(font: UInt, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
+        init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
@@ -82,7 +84,7 @@ final class ShapeCache: Sendable {
             // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
             // `Hasher` (SipHash) took tens, for one key per piece of every text.
             var h = Self.seed
-            h = Self.mix(h, UInt64(font))
+            h = Self.mix(h, font.packed)
             h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
             h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
             h = Self.mix(h, text.words.0)
@@ -162,9 +164,10 @@ final class ShapeCache: Sendable {
     }
 
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
-    /// adjustment at its byte offset in the paragraph.
+    /// adjustment at its byte offset in the paragraph. `font` is the `hb_font_t` of the font whose
+    /// identity is `fontID` (the caller holds its ``HBFont``).
     func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-               font: OpaquePointer, scratch: PrepareScratch, output: Shaper.Output) {
+               font: OpaquePointer, fontID: HBFont.ID, scratch: PrepareScratch, output: Shaper.Output) {
         // Piece boundaries: break opportunities at grapheme boundaries inside the run.
         var bounds = scratch.pieceBounds
         var keys = scratch.pieceKeys
@@ -193,7 +196,6 @@ final class ShapeCache: Sendable {
         bounds.append(run.end)
         let pieceCount = bounds.count - 1
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
-        let fontID = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
         let readsContext = Self.readsContext(run.script)
 
         for piece in 0..<pieceCount {
