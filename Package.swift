@@ -6,12 +6,16 @@ let package = Package(
     products: [
         .library(name: "TextMeasure", targets: ["TextMeasure"]),
         .library(name: "HeightCache", targets: ["HeightCache"]),
+        // Heights that outlive the process: a SQLite file (GRDB). Separate so `import TextMeasure` stays light.
+        .library(name: "TextMeasureStore", targets: ["TextMeasureStore"]),
         .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // SQLite for the persistent height store (links the system libsqlite3; Debian: libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
@@ -27,6 +31,10 @@ let package = Package(
         ),
         .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
         .target(name: "HeightCache", dependencies: ["TextMeasure"]),
+        // The persistent store behind TextMeasure's `MeasurementStore` seam.
+        .target(name: "TextMeasureStore", dependencies: [
+            "TextMeasure", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
         .target(name: "CSched"),
         // The JSON Lines batch protocol: line reader, JSON scanner, processor, output. Shared by the
@@ -35,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "TextMeasureCLI",
             dependencies: [
-                "TextMeasure", "TextMeasureBatch", "CSched",
+                "TextMeasure", "TextMeasureBatch", "TextMeasureStore", "CSched",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,5 +52,9 @@ let package = Package(
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
         .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
+        .testTarget(name: "TextMeasureStoreTests", dependencies: [
+            "TextMeasureStore", "TextMeasure", "HeightCache", "TextMeasureCLI", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ]
 )
