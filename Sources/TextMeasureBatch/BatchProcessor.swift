@@ -29,7 +29,8 @@ package struct BatchProcessor: Sendable {
         // Blocks of lines, each written into one string, spread over the cores; small blocks so that no
         // core waits long for the last one. The lines are still bytes: decoding them is work the cores
         // share, not the reading thread's alone.
-        let blockSize = 16
+        // With a store, bigger blocks: each block is one read transaction on the store.
+        let blockSize = texts.store == nil ? 16 : 128
         let blockCount = (lines.count + blockSize - 1) / blockSize
         let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: max(1, blockCount))
         outputs.initialize(repeating: "")

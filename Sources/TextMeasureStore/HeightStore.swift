@@ -92,6 +92,9 @@ public final class HeightStore: MeasurementStore {
             // WAL + NORMAL: a committed transaction survives a killed process (not a power cut, which
             // only loses the last transactions: still never a wrong height).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 32 MiB of pages per connection (the default is 2 MiB): look-ups of a warm batch are
+            // spread over the whole file.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -229,13 +232,55 @@ public final class HeightStore: MeasurementStore {
         }
         if let known { return known }
         do {
-            let digest = try FontDigests.digest(of: fonts)
+            let digest = try cascadeDigest(fonts)
             state.withLock { $0.fontDigests[identity] = (fonts.fonts, digest) }
             return digest
         } catch {
             fail("\(error)")
             return nil
         }
+    }
+
+    /// The cascade's digest: each file's digest from this process, else from the file's `font_files`
+    /// table (same path, device, inode, size and modification time), else read and digested now and
+    /// remembered in both.
+    private func cascadeDigest(_ fonts: FontCascade) throws -> [UInt8] {
+        let states = try fonts.fonts.map { face throws(HeightStoreError) in try FontDigests.state(ofFile: face.path) }
+        var digests = states.map(FontDigests.known)
+        let unknown = digests.indices.filter { digests[$0] == nil }
+        if !unknown.isEmpty {
+            let stored = try pool.read { db in
+                try unknown.map { index -> [UInt8]? in
+                    let s = states[index]
+                    let data = try Data.fetchOne(db, sql: """
+                        SELECT digest FROM font_files WHERE path = ? AND device = ? AND inode = ? AND size = ?
+                            AND modified = ? AND modified_ns = ?
+                        """, arguments: [s.path, s.device, s.inode, s.size, s.modified, s.modifiedNanoseconds])
+                    return data.flatMap { $0.count == 32 ? [UInt8]($0) : nil }
+                }
+            }
+            var computed: [FontDigests.FileState: [UInt8]] = [:]
+            for (index, stored) in zip(unknown, stored) {
+                if let stored {
+                    FontDigests.remember(stored, for: states[index])
+                    digests[index] = stored
+                } else {
+                    let digest = try FontDigests.digest(ofFile: states[index])
+                    computed[states[index]] = digest
+                    digests[index] = digest
+                }
+            }
+            if !computed.isEmpty {
+                try pool.write { db in
+                    for (s, digest) in computed {
+                        try db.execute(sql: "INSERT OR REPLACE INTO font_files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                       arguments: [s.path, s.device, s.inode, s.size, s.modified, s.modifiedNanoseconds,
+                                                   Data(digest)])
+                    }
+                }
+            }
+        }
+        return FontDigests.digest(ofCascade: zip(digests, fonts.fonts).map { ($0 ?? [], $1.faceIndex) })
     }
 
     /// Turns the store off, with one warning.
@@ -326,10 +371,12 @@ public final class HeightStore: MeasurementStore {
                 """)
             try db.execute(sql: "INSERT INTO store_info VALUES ('layout_version', ?)",
                            arguments: [Int64(TextMeasurer.layoutVersion)])
+            try createFontFiles(db)
             return
         }
         guard applicationID == Self.applicationID else { throw HeightStoreError.foreign(path: path) }
         guard schema <= Self.schemaVersion else { throw HeightStoreError.newerSchema(path: path, version: schema) }
+        try createFontFiles(db)
         let version = try Int64.fetchOne(db, sql: "SELECT value FROM store_info WHERE name = 'layout_version'")
         if version != Int64(TextMeasurer.layoutVersion) {
             // Written by another layout: its keys can never match, so its rows are only dead weight.
@@ -337,6 +384,16 @@ public final class HeightStore: MeasurementStore {
             try db.execute(sql: "INSERT OR REPLACE INTO store_info VALUES ('layout_version', ?)",
                            arguments: [Int64(TextMeasurer.layoutVersion)])
         }
+    }
+
+    /// The digests of font files seen, by path and `stat` identity (see ``FontDigests``).
+    private static func createFontFiles(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS font_files (
+                path TEXT PRIMARY KEY NOT NULL, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+                size INTEGER NOT NULL, modified INTEGER NOT NULL, modified_ns INTEGER NOT NULL, digest BLOB NOT NULL
+            ) WITHOUT ROWID
+            """)
     }
 
     static func openingError(_ error: any Error, path: String) -> HeightStoreError {

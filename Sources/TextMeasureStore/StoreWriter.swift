@@ -55,8 +55,19 @@ final class StoreWriter: Sendable {
         queue.sync {}
     }
 
+    /// Rows worth a transaction of their own; fewer are given ``gatherDelay`` to be joined by more.
+    private static let fullTransaction = 2_048
+    /// How long a small batch waits for more rows (a transaction per handful of rows costs more in
+    /// page writes than the rows themselves).
+    private static let gatherDelay = DispatchTimeInterval.milliseconds(20)
+
     private func drain() {
         while true {
+            let queued = state.withLock { $0.pending.reduce(0) { $0 + $1.count } }
+            if queued > 0 && queued < Self.fullTransaction {
+                // Block on a semaphore nobody signals: a sleep that Dispatch and TSan both understand.
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + Self.gatherDelay)
+            }
             let batches = state.withLock { state -> [[Row]] in
                 let taken = state.pending
                 state.pending = []
