@@ -7,11 +7,20 @@ let package = Package(
         .library(name: "TextMeasure", targets: ["TextMeasure"]),
         .library(name: "HeightCache", targets: ["HeightCache"]),
         .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
+        // The HTTP server, a product of its own so that building `textmeasure` never builds Hummingbird;
+        // `textmeasure serve` runs it from beside its own executable.
+        .executable(name: "textmeasure-serve", targets: ["TextMeasureServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `textmeasure-serve` only: HTTP, graceful shutdown, Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
@@ -39,10 +48,37 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `POST /v1/measure`, `/healthz`, `/metrics` over Hummingbird; the server's library, tested in-process.
+        .target(
+            name: "TextMeasureServer",
+            dependencies: [
+                "TextMeasure", "TextMeasureBatch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "TextMeasureServe",
+            dependencies: [
+                "TextMeasureServer", "TextMeasure",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Running child processes from tests (the Pango harness, the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
         .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "TextMeasureServer", "TextMeasure", "TextMeasureBatch", "TestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

@@ -80,6 +80,16 @@ package struct BatchProcessor: Sendable {
             let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
             return Self.error(isBlank ? "blank line" : "invalid JSON")
         }
+        return process(item: value)
+    }
+
+    /// Processes one parsed item: what a batch line holds once it is valid JSON (the HTTP server
+    /// measures the items of a request body with it).
+    ///
+    /// - Parameter value: the item; anything but an object is refused as a line would be.
+    /// - Returns: the measurement or the reason it failed, with the item's other fields.
+    /// - Complexity: one measurement (shaping unless the text and style were prepared before).
+    package func process(item value: JSONValue) -> Outcome {
         guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
         // One pass over the fields (the first of a repeated key wins); no dictionary per line.
         var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
