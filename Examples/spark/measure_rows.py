@@ -73,7 +73,10 @@ def main(argv=None):
 
     from pyspark import SparkConf, SparkContext  # imported late: --help works without PySpark
 
-    conf = SparkConf().setAppName("textmeasure-measure-rows").setMaster(options.master)
+    if options.master.startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")   # a local run stays on loopback
+    conf = (SparkConf().setAppName("textmeasure-measure-rows").setMaster(options.master)
+            .set("spark.ui.showConsoleProgress", "false"))
     sc = SparkContext(conf=conf)
     sc.setLogLevel("WARN")
     try:
