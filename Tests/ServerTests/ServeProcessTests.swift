@@ -43,6 +43,24 @@ struct ServeProcessTests {
         #expect(status == 0)
     }
 
+    @Test func serveSaysHowToBuildAMissingServer() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("serve-missing-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("textmeasure")
+        try FileManager.default.copyItem(at: Self.products.appendingPathComponent("textmeasure"), to: copy)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["serve"]
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("swift build -c release --product textmeasure-serve"))
+    }
+
     @Test func serveHelpIsTheServersHelp() throws {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("textmeasure")
