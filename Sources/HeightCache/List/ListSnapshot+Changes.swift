@@ -18,6 +18,7 @@ extension ListSnapshot {
     /// - Complexity: O(*n* + *m* log *m*) expected, where *n* is the number of items and sections in
     ///   both snapshots and *m* the number of items whose relative order changed; O(*n*) comparisons
     ///   with no hashing when the identifiers are the same in the same order.
+    @inlinable
     public func changes(from old: ListSnapshot) -> ListChanges {
         var differ = ListDiffer(old: old, new: self)
         return differ.run()

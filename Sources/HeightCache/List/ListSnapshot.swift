@@ -31,11 +31,12 @@ where Item.ID: Sendable {
     /// The total number of items in all sections.
     public let numberOfItems: Int
     /// Where each item is.
-    let itemPaths: [Item.ID: ItemPath]
+    @usableFromInline let itemPaths: [Item.ID: ItemPath]
     /// Where each section is.
-    let sectionIndexes: [SectionID: Int]
+    @usableFromInline let sectionIndexes: [SectionID: Int]
 
     /// Creates an empty snapshot: no sections, no items.
+    @inlinable
     public init() {
         sections = []
         numberOfItems = 0
@@ -60,6 +61,7 @@ where Item.ID: Sendable {
     ///   twice, or ``ListSnapshotError/duplicateItem(_:)`` naming the first item identifier seen twice
     ///   (within a section or across two).
     /// - Complexity: O(*n*) expected, where *n* is the number of items and sections.
+    @inlinable
     public init(sections: [Section]) throws(ListSnapshotError<SectionID, Item.ID>) {
         var total = 0
         for section in sections { total += section.items.count }
@@ -87,14 +89,17 @@ where Item.ID: Sendable {
     ///   - sectionID: The section's identifier.
     /// - Throws: ``ListSnapshotError/duplicateItem(_:)`` naming the first item identifier seen twice.
     /// - Complexity: O(*n*) expected, where *n* is the number of items.
+    @inlinable
     public init(items: [Item], inSection sectionID: SectionID) throws(ListSnapshotError<SectionID, Item.ID>) {
         try self.init(sections: [ListSection(id: sectionID, items: items)])
     }
 
     /// The number of sections.
+    @inlinable
     public var numberOfSections: Int { sections.count }
 
     /// Whether the snapshot has no items (it may still have empty sections).
+    @inlinable
     public var isEmpty: Bool { numberOfItems == 0 }
 
     /// The item at a path.
@@ -104,6 +109,7 @@ where Item.ID: Sendable {
     ///   subscript does.
     /// - Returns: The item.
     /// - Complexity: O(1).
+    @inlinable
     public func item(at path: ItemPath) -> Item {
         sections[path.section].items[path.item]
     }
@@ -113,6 +119,7 @@ where Item.ID: Sendable {
     /// - Parameter id: An item identifier.
     /// - Returns: The item, or `nil` when no item has that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func item(withID id: Item.ID) -> Item? {
         itemPaths[id].map(item(at:))
     }
@@ -122,6 +129,7 @@ where Item.ID: Sendable {
     /// - Parameter id: An item identifier.
     /// - Returns: The item's path, or `nil` when no item has that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func indexPath(of id: Item.ID) -> ItemPath? {
         itemPaths[id]
     }
@@ -131,6 +139,7 @@ where Item.ID: Sendable {
     /// - Parameter id: A section identifier.
     /// - Returns: The section's index, or `nil` when no section has that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func sectionIndex(of id: SectionID) -> Int? {
         sectionIndexes[id]
     }
@@ -140,6 +149,7 @@ where Item.ID: Sendable {
     /// - Parameter id: An item identifier.
     /// - Returns: `true` when some section holds an item with that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func contains(_ id: Item.ID) -> Bool {
         itemPaths[id] != nil
     }
