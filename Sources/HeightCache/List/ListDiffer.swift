@@ -7,15 +7,20 @@
 ///    indexes move.
 /// 2. For each surviving section, the common prefix and suffix of identifiers (old and new at the
 ///    same offsets) stay, with contents compared only; identical snapshots stop here, with no hashing.
-/// 3. The rest of the new section: one look-up per item in the old snapshot's index. Not found, or
-///    found in a deleted section: inserted. Found in another section: moved. Found in the same section:
-///    a candidate to stay; candidates outside a longest increasing run of old indexes move. Each match
-///    marks the old item as kept.
+///    Sections whose item arrays share storage are skipped outright.
+/// 3. The rest of the new section, item by item: the old item after the last one matched from this
+///    section, when its identifier is the same (Heckel's neighbour rule: no hashing along a run kept in
+///    order); else a look-up in the old snapshot's index. Not found, or found in a deleted section:
+///    inserted. Found in another section: moved. Found in the same section: stays if it belongs to a
+///    longest increasing run of old indexes, else moves. Each match marks the old item as kept.
 /// 4. The rest of each old surviving section: items not marked are deleted (gone, or gone into an
 ///    inserted section).
 ///
-/// Scratch arrays are reused from section to section: the allocations of one diff do not grow with the
-/// number of items, except for the result and one flag per old item.
+/// Allocations: the result's arrays, one flag per old item, a few arrays per section, and scratch
+/// arrays reused from section to section (grown to the largest section).
+///
+/// Used from `@inlinable` code so that it is specialized for the caller's item type: unspecialized,
+/// every identifier comparison and look-up goes through witness tables (about ten times slower).
 @usableFromInline
 struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable & Sendable> where Item.ID: Sendable {
     @usableFromInline let old: ListSnapshot<SectionID, Item>
@@ -27,8 +32,6 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     @usableFromInline var newToOld: [Int] = []
     /// For each old section, where its middle (the part not in a common prefix or suffix) lies.
     @usableFromInline var oldMiddles: [Range<Int>] = []
-    /// For each old section, the position of its first item in the old snapshot's flattened items.
-    @usableFromInline var oldStarts: [Int] = []
     /// One flag per old item (flattened): matched by an item of a surviving new section.
     @usableFromInline var kept: [Bool] = []
 
@@ -55,12 +58,6 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     mutating func run() -> ListChanges {
         matchSections()
         oldMiddles = Array(repeating: 0..<0, count: old.sections.count)
-        oldStarts.reserveCapacity(old.sections.count)
-        var start = 0
-        for section in old.sections {
-            oldStarts.append(start)
-            start += section.items.count
-        }
         kept = Array(repeating: false, count: old.numberOfItems)
         for j in new.sections.indices where newToOld[j] >= 0 {
             diffSection(old: newToOld[j], new: j)
@@ -152,7 +149,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         sources.removeAll(keepingCapacity: true)
         sources.reserveCapacity(middle.count)
         others.removeAll(keepingCapacity: true)
-        let oldStart = oldStarts[i]
+        let oldStart = old.sectionStarts[i]
         var increasing = true
         var last = -1
         // The old item after the last one matched in this section: Heckel's neighbour rule matches it
@@ -164,7 +161,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             if next < oldMiddle.upperBound && oldItems[next].id == newItems[k].id {
                 source = next
             } else if let from = old.itemPaths[newItems[k].id], oldToNew[from.section] >= 0 {
-                kept[oldStarts[from.section] + from.item] = true
+                kept[old.sectionStarts[from.section] + from.item] = true
                 if from.section != i {
                     if old.sections[from.section].items[from.item] != newItems[k] {
                         changes.updatedItems.append(ItemPath(section: j, item: k))
@@ -205,7 +202,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     /// Step 4: the old items of a surviving section that no surviving new section matched.
     @inlinable
     mutating func collectDeletions(inOldSection i: Int) {
-        let start = oldStarts[i]
+        let start = old.sectionStarts[i]
         for k in oldMiddles[i] where !kept[start + k] {
             changes.deletedItems.append(ItemPath(section: i, item: k))
         }

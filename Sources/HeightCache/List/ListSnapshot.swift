@@ -34,6 +34,8 @@ where Item.ID: Sendable {
     @usableFromInline let itemPaths: [Item.ID: ItemPath]
     /// Where each section is.
     @usableFromInline let sectionIndexes: [SectionID: Int]
+    /// For each section, the flat index of its first item (the number of items before it).
+    @usableFromInline let sectionStarts: [Int]
 
     /// Creates an empty snapshot: no sections, no items.
     @inlinable
@@ -42,6 +44,7 @@ where Item.ID: Sendable {
         numberOfItems = 0
         itemPaths = [:]
         sectionIndexes = [:]
+        sectionStarts = []
     }
 
     /// An empty snapshot: no sections, no items.
@@ -64,7 +67,12 @@ where Item.ID: Sendable {
     @inlinable
     public init(sections: [Section]) throws(ListSnapshotError<SectionID, Item.ID>) {
         var total = 0
-        for section in sections { total += section.items.count }
+        var sectionStarts: [Int] = []
+        sectionStarts.reserveCapacity(sections.count)
+        for section in sections {
+            sectionStarts.append(total)
+            total += section.items.count
+        }
         var sectionIndexes = [SectionID: Int](minimumCapacity: sections.count)
         var itemPaths = [Item.ID: ItemPath](minimumCapacity: total)
         for (s, section) in sections.enumerated() {
@@ -80,6 +88,7 @@ where Item.ID: Sendable {
         self.numberOfItems = total
         self.itemPaths = itemPaths
         self.sectionIndexes = sectionIndexes
+        self.sectionStarts = sectionStarts
     }
 
     /// Creates a snapshot of one section.
@@ -142,6 +151,41 @@ where Item.ID: Sendable {
     @inlinable
     public func sectionIndex(of id: SectionID) -> Int? {
         sectionIndexes[id]
+    }
+
+    /// The position of the item at a path when all sections' items are counted in one run, first
+    /// section first: the row index for a flat row store such as ``RowOffsetIndex``.
+    ///
+    /// - Parameter path: A valid path, as for ``item(at:)``; `path.item` may also equal its section's
+    ///   item count (the position after the section's last item). A path out of range is a programming
+    ///   error and traps.
+    /// - Returns: The number of items before `path`.
+    /// - Complexity: O(1).
+    @inlinable
+    public func flatIndex(of path: ItemPath) -> Int {
+        precondition(path.item >= 0 && path.item <= sections[path.section].items.count,
+                     "item \(path.item) out of range for section \(path.section)")
+        return sectionStarts[path.section] + path.item
+    }
+
+    /// The path of the item at a position when all sections' items are counted in one run.
+    ///
+    /// - Parameter flatIndex: A position in `0..<numberOfItems`. A position out of range is a
+    ///   programming error and traps.
+    /// - Returns: The path of the item at that position (never in an empty section).
+    /// - Complexity: O(log *s*) for *s* sections.
+    @inlinable
+    public func indexPath(forFlatIndex flatIndex: Int) -> ItemPath {
+        precondition(flatIndex >= 0 && flatIndex < numberOfItems, "flat index \(flatIndex) out of 0..<\(numberOfItems)")
+        // The last section starting at or before `flatIndex`: empty sections share their start with the
+        // next one, and the last of them is the one holding the item.
+        var low = 0
+        var high = sectionStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if sectionStarts[mid] <= flatIndex { low = mid } else { high = mid - 1 }
+        }
+        return ItemPath(section: low, item: flatIndex - sectionStarts[low])
     }
 
     /// Whether the snapshot holds an item with this identifier.
