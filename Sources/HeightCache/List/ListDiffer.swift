@@ -161,8 +161,8 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             if next < oldMiddle.upperBound && oldItems[next].id == newItems[k].id {
                 source = next
             } else if let from = old.itemPaths[newItems[k].id], oldToNew[from.section] >= 0 {
-                kept[old.sectionStarts[from.section] + from.item] = true
                 if from.section != i {
+                    kept[old.sectionStarts[from.section] + from.item] = true
                     if old.sections[from.section].items[from.item] != newItems[k] {
                         changes.updatedItems.append(ItemPath(section: j, item: k))
                     }
