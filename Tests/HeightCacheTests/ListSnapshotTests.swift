@@ -52,6 +52,34 @@ struct ListSnapshotTests {
         #expect(s.flatIndex(of: ItemPath(section: 4, item: 0)) == 3)   // the end
     }
 
+    /// An identifier whose hash is the same for every value: every look-up probes past the others.
+    struct CollidingID: Hashable, Sendable {
+        var value: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    }
+
+    struct Tagged: Identifiable, Hashable, Sendable {
+        var id: CollidingID
+    }
+
+    @Test func identifiersWithEqualHashesStayApart() throws {
+        let items = (0..<300).map { Tagged(id: CollidingID(value: $0)) }
+        let s = try ListSnapshot<Int, Tagged>(sections: [ListSection(id: 0, items: Array(items[..<100])),
+                                                         ListSection(id: 1, items: Array(items[100...]))])
+        for (flat, item) in items.enumerated() {
+            #expect(s.indexPath(of: item.id) == s.indexPath(forFlatIndex: flat))
+        }
+        #expect(s.indexPath(of: CollidingID(value: 300)) == nil)
+        #expect(throws: ListSnapshotError<Int, CollidingID>.duplicateItem(CollidingID(value: 7))) {
+            try ListSnapshot<Int, Tagged>(sections: [ListSection(id: 0, items: items + [items[7]])])
+        }
+        var reversed = items
+        reversed.reverse()
+        let new = try ListSnapshot<Int, Tagged>(sections: [ListSection(id: 1, items: reversed)])
+        let changes = new.changes(from: s)
+        #expect(changes.deletedSections == [0] && changes.insertedItems.count == 100 && changes.movedItems.count == 199)
+    }
+
     @Test func pathsOrderBySectionThenItem() {
         #expect(ItemPath(section: 0, item: 9) < ItemPath(section: 1, item: 0))
         #expect(ItemPath(section: 1, item: 2) < ItemPath(section: 1, item: 3))

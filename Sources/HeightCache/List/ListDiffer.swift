@@ -150,6 +150,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         sources.reserveCapacity(middle.count)
         others.removeAll(keepingCapacity: true)
         let oldStart = old.sectionStarts[i]
+        let oldItemsRange = oldStart..<(oldStart + oldItems.count)   // flat positions of section i
         var increasing = true
         var last = -1
         // The old item after the last one matched in this section: Heckel's neighbour rule matches it
@@ -160,9 +161,17 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             let source: Int
             if next < oldMiddle.upperBound && oldItems[next].id == newItems[k].id {
                 source = next
-            } else if let from = old.itemPaths[newItems[k].id], oldToNew[from.section] >= 0 {
-                if from.section != i {
-                    kept[old.sectionStarts[from.section] + from.item] = true
+            } else if let flat = old.itemIndex.position(of: newItems[k].id) {
+                if oldItemsRange.contains(flat) {
+                    source = flat - oldStart
+                } else {
+                    let from = old.indexPath(forFlatIndex: flat)
+                    guard oldToNew[from.section] >= 0 else {
+                        // Its old section is deleted: an insertion here.
+                        sources.append(Self.inserted)
+                        continue
+                    }
+                    kept[flat] = true
                     if old.sections[from.section].items[from.item] != newItems[k] {
                         changes.updatedItems.append(ItemPath(section: j, item: k))
                     }
@@ -170,9 +179,8 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                     others.append(from)
                     continue
                 }
-                source = from.item
             } else {
-                // New, or its old section is deleted: an insertion here.
+                // New: an insertion here.
                 sources.append(Self.inserted)
                 continue
             }

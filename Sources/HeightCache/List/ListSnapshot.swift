@@ -15,12 +15,14 @@
 /// are unique in a snapshot, and item identifiers are unique across all its sections; the initializer
 /// checks both, and throws rather than traps.
 ///
-/// **Look-ups.** The snapshot keeps an index from identifiers to positions, so
-/// ``indexPath(of:)`` and ``sectionIndex(of:)`` take constant time, and diffing two snapshots needs no
-/// hashing of the old one again.
+/// **Look-ups.** The snapshot keeps an index from item identifiers to positions (built by the
+/// initializer, which has to hash every identifier anyway to find duplicates) and one from section
+/// identifiers to indexes, so ``indexPath(of:)`` and ``sectionIndex(of:)`` are hash look-ups, and
+/// diffing two snapshots hashes neither again. The item index costs about 20 bytes per item plus one
+/// more copy of each identifier (open addressing, at most half full).
 ///
-/// **Sendable.** An immutable value whose parts (arrays and dictionaries of `Sendable` identifiers and
-/// items) are `Sendable`: make it on one thread, diff it on another.
+/// **Sendable.** An immutable value whose parts (arrays and a dictionary of `Sendable` identifiers
+/// and items) are `Sendable`: make it on one thread, diff it on another.
 public struct ListSnapshot<SectionID: Hashable & Sendable, Item: Identifiable & Hashable & Sendable>: Sendable
 where Item.ID: Sendable {
     /// A section of this snapshot.
@@ -30,8 +32,8 @@ where Item.ID: Sendable {
     public let sections: [Section]
     /// The total number of items in all sections.
     public let numberOfItems: Int
-    /// Where each item is.
-    @usableFromInline let itemPaths: [Item.ID: ItemPath]
+    /// Where each item is, by flat position.
+    @usableFromInline let itemIndex: ItemIndex<Item.ID>
     /// Where each section is.
     @usableFromInline let sectionIndexes: [SectionID: Int]
     /// For each section, the flat index of its first item (the number of items before it).
@@ -42,7 +44,7 @@ where Item.ID: Sendable {
     public init() {
         sections = []
         numberOfItems = 0
-        itemPaths = [:]
+        itemIndex = ItemIndex()
         sectionIndexes = [:]
         sectionStarts = []
     }
@@ -74,19 +76,18 @@ where Item.ID: Sendable {
             total += section.items.count
         }
         var sectionIndexes = [SectionID: Int](minimumCapacity: sections.count)
-        var itemPaths = [Item.ID: ItemPath](minimumCapacity: total)
+        var itemIndex = ItemIndex<Item.ID>(capacity: total)
         for (s, section) in sections.enumerated() {
             if sectionIndexes.updateValue(s, forKey: section.id) != nil {
                 throw .duplicateSection(section.id)
             }
-            for (i, item) in section.items.enumerated()
-            where itemPaths.updateValue(ItemPath(section: s, item: i), forKey: item.id) != nil {
+            for item in section.items where !itemIndex.append(item.id) {
                 throw .duplicateItem(item.id)
             }
         }
         self.sections = sections
         self.numberOfItems = total
-        self.itemPaths = itemPaths
+        self.itemIndex = itemIndex
         self.sectionIndexes = sectionIndexes
         self.sectionStarts = sectionStarts
     }
@@ -127,20 +128,20 @@ where Item.ID: Sendable {
     ///
     /// - Parameter id: An item identifier.
     /// - Returns: The item, or `nil` when no item has that identifier.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(log *s*) expected for *s* sections; O(1) for one section.
     @inlinable
     public func item(withID id: Item.ID) -> Item? {
-        itemPaths[id].map(item(at:))
+        itemIndex.position(of: id).map { item(at: indexPath(forFlatIndex: $0)) }
     }
 
     /// Where the item with an identifier is.
     ///
     /// - Parameter id: An item identifier.
     /// - Returns: The item's path, or `nil` when no item has that identifier.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(log *s*) expected for *s* sections; O(1) for one section.
     @inlinable
     public func indexPath(of id: Item.ID) -> ItemPath? {
-        itemPaths[id]
+        itemIndex.position(of: id).map(indexPath(forFlatIndex:))
     }
 
     /// Where the section with an identifier is.
@@ -195,7 +196,7 @@ where Item.ID: Sendable {
     /// - Complexity: O(1) expected.
     @inlinable
     public func contains(_ id: Item.ID) -> Bool {
-        itemPaths[id] != nil
+        itemIndex.position(of: id) != nil
     }
 }
 
