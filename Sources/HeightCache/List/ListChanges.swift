@@ -1,19 +1,26 @@
 /// The batch update that turns one ``ListSnapshot`` into another, by index, in the shape UIKit's
 /// `performBatchUpdates(_:)` and AppKit's table and collection views accept.
 ///
-/// Get one from ``ListSnapshot/changes(from:)``:
+/// Get one from ``ListSnapshot/changes(from:)``, and hand it to the list in one batch:
 ///
 /// ```swift
-/// let changes = new.changes(from: old)
-/// tableView.performBatchUpdates {
-///     tableView.deleteSections(IndexSet(changes.deletedSections))
-///     tableView.insertSections(IndexSet(changes.insertedSections))
-///     for move in changes.movedSections { tableView.moveSection(move.from, toSection: move.to) }
-///     tableView.deleteRows(at: changes.deletedItems.map(IndexPath.init), with: .automatic)
-///     tableView.insertRows(at: changes.insertedItems.map(IndexPath.init), with: .automatic)
-///     for move in changes.movedItems { tableView.moveRow(at: IndexPath(move.from), to: IndexPath(move.to)) }
+/// extension IndexPath {
+///     init(_ path: ItemPath) { self.init(item: path.item, section: path.section) }
 /// }
-/// tableView.reconfigureRows(at: changes.updatedItems.map(IndexPath.init))   // after the batch
+///
+/// let changes = new.changes(from: old)
+/// collectionView.performBatchUpdates {
+///     dataSource.snapshot = new
+///     collectionView.deleteSections(IndexSet(changes.deletedSections))
+///     collectionView.insertSections(IndexSet(changes.insertedSections))
+///     for move in changes.movedSections { collectionView.moveSection(move.from, toSection: move.to) }
+///     collectionView.deleteItems(at: changes.deletedItems.map(IndexPath.init))
+///     collectionView.insertItems(at: changes.insertedItems.map(IndexPath.init))
+///     for move in changes.movedItems {
+///         collectionView.moveItem(at: IndexPath(move.from), to: IndexPath(move.to))
+///     }
+/// }
+/// collectionView.reconfigureItems(at: changes.updatedItems.map(IndexPath.init))   // after the batch
 /// ```
 ///
 /// **Which snapshot an index refers to.** Deletions and every move's `from` are indexes in the old
