@@ -1,0 +1,156 @@
+/// The sections and items a list shows at one moment, identified for diffing: compare two snapshots
+/// with ``changes(from:)`` to get the batch update between them.
+///
+/// ```swift
+/// struct Message: Identifiable, Hashable, Sendable { let id: Int; var text: String }
+///
+/// let old = try ListSnapshot<String, Message>(sections: [ListSection(id: "today", items: messages)])
+/// let new = try ListSnapshot<String, Message>(sections: [ListSection(id: "today", items: edited)])
+/// let changes = new.changes(from: old)     // a ListChanges, indexes only
+/// ```
+///
+/// **Identity and contents.** A section is identified by its ``ListSection/id``, an item by its
+/// `id`: an item with the same identifier in two snapshots is the same item, moved or not. Its
+/// contents are compared with `==`; an item whose contents changed is *updated*. Section identifiers
+/// are unique in a snapshot, and item identifiers are unique across all its sections; the initializer
+/// checks both, and throws rather than traps.
+///
+/// **Look-ups.** The snapshot keeps an index from identifiers to positions, so
+/// ``indexPath(of:)`` and ``sectionIndex(of:)`` take constant time, and diffing two snapshots needs no
+/// hashing of the old one again.
+///
+/// **Sendable.** An immutable value whose parts (arrays and dictionaries of `Sendable` identifiers and
+/// items) are `Sendable`: make it on one thread, diff it on another.
+public struct ListSnapshot<SectionID: Hashable & Sendable, Item: Identifiable & Hashable & Sendable>: Sendable
+where Item.ID: Sendable {
+    /// A section of this snapshot.
+    public typealias Section = ListSection<SectionID, Item>
+
+    /// The snapshot's sections, in order.
+    public let sections: [Section]
+    /// The total number of items in all sections.
+    public let numberOfItems: Int
+    /// Where each item is.
+    let itemPaths: [Item.ID: ItemPath]
+    /// Where each section is.
+    let sectionIndexes: [SectionID: Int]
+
+    /// Creates an empty snapshot: no sections, no items.
+    public init() {
+        sections = []
+        numberOfItems = 0
+        itemPaths = [:]
+        sectionIndexes = [:]
+    }
+
+    /// An empty snapshot: no sections, no items.
+    public static var empty: ListSnapshot { ListSnapshot() }
+
+    /// Creates a snapshot of sections, checking that identifiers are unique.
+    ///
+    /// ```swift
+    /// let snapshot = try ListSnapshot(sections: [
+    ///     ListSection(id: "pinned", items: pinned),
+    ///     ListSection(id: "recent", items: recent),
+    /// ])
+    /// ```
+    ///
+    /// - Parameter sections: The sections, in order. Empty sections are allowed.
+    /// - Throws: ``ListSnapshotError/duplicateSection(_:)`` naming the first section identifier seen
+    ///   twice, or ``ListSnapshotError/duplicateItem(_:)`` naming the first item identifier seen twice
+    ///   (within a section or across two).
+    /// - Complexity: O(*n*) expected, where *n* is the number of items and sections.
+    public init(sections: [Section]) throws(ListSnapshotError<SectionID, Item.ID>) {
+        var total = 0
+        for section in sections { total += section.items.count }
+        var sectionIndexes = [SectionID: Int](minimumCapacity: sections.count)
+        var itemPaths = [Item.ID: ItemPath](minimumCapacity: total)
+        for (s, section) in sections.enumerated() {
+            if sectionIndexes.updateValue(s, forKey: section.id) != nil {
+                throw .duplicateSection(section.id)
+            }
+            for (i, item) in section.items.enumerated()
+            where itemPaths.updateValue(ItemPath(section: s, item: i), forKey: item.id) != nil {
+                throw .duplicateItem(item.id)
+            }
+        }
+        self.sections = sections
+        self.numberOfItems = total
+        self.itemPaths = itemPaths
+        self.sectionIndexes = sectionIndexes
+    }
+
+    /// Creates a snapshot of one section.
+    ///
+    /// - Parameters:
+    ///   - items: The section's items, in order.
+    ///   - sectionID: The section's identifier.
+    /// - Throws: ``ListSnapshotError/duplicateItem(_:)`` naming the first item identifier seen twice.
+    /// - Complexity: O(*n*) expected, where *n* is the number of items.
+    public init(items: [Item], inSection sectionID: SectionID) throws(ListSnapshotError<SectionID, Item.ID>) {
+        try self.init(sections: [ListSection(id: sectionID, items: items)])
+    }
+
+    /// The number of sections.
+    public var numberOfSections: Int { sections.count }
+
+    /// Whether the snapshot has no items (it may still have empty sections).
+    public var isEmpty: Bool { numberOfItems == 0 }
+
+    /// The item at a path.
+    ///
+    /// - Parameter path: A valid path: `path.section` in `0..<numberOfSections` and `path.item` in that
+    ///   section's items' indexes. A path out of range is a programming error and traps, as an array
+    ///   subscript does.
+    /// - Returns: The item.
+    /// - Complexity: O(1).
+    public func item(at path: ItemPath) -> Item {
+        sections[path.section].items[path.item]
+    }
+
+    /// The item with an identifier, if the snapshot holds it.
+    ///
+    /// - Parameter id: An item identifier.
+    /// - Returns: The item, or `nil` when no item has that identifier.
+    /// - Complexity: O(1) expected.
+    public func item(withID id: Item.ID) -> Item? {
+        itemPaths[id].map(item(at:))
+    }
+
+    /// Where the item with an identifier is.
+    ///
+    /// - Parameter id: An item identifier.
+    /// - Returns: The item's path, or `nil` when no item has that identifier.
+    /// - Complexity: O(1) expected.
+    public func indexPath(of id: Item.ID) -> ItemPath? {
+        itemPaths[id]
+    }
+
+    /// Where the section with an identifier is.
+    ///
+    /// - Parameter id: A section identifier.
+    /// - Returns: The section's index, or `nil` when no section has that identifier.
+    /// - Complexity: O(1) expected.
+    public func sectionIndex(of id: SectionID) -> Int? {
+        sectionIndexes[id]
+    }
+
+    /// Whether the snapshot holds an item with this identifier.
+    ///
+    /// - Parameter id: An item identifier.
+    /// - Returns: `true` when some section holds an item with that identifier.
+    /// - Complexity: O(1) expected.
+    public func contains(_ id: Item.ID) -> Bool {
+        itemPaths[id] != nil
+    }
+}
+
+extension ListSnapshot: Equatable {
+    /// Whether two snapshots hold the same sections with the same items (identifiers and contents) in
+    /// the same order.
+    ///
+    /// - Complexity: O(*n*) where *n* is the number of items; O(1) for copies of one snapshot.
+    public static func == (lhs: ListSnapshot, rhs: ListSnapshot) -> Bool {
+        lhs.sections == rhs.sections
+    }
+}
