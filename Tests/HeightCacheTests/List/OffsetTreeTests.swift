@@ -77,7 +77,7 @@ struct OffsetTreeTests {
                 let upper = min(model.count, lower + Int.random(in: 0...(round % 50 == 1 ? 3_000 : 80), using: &rng))
                 #expect(tree.removeSubrange(lower..<upper) == Array(model[lower..<upper]))
                 model.removeSubrange(lower..<upper)
-            case 4, 5 where !model.isEmpty:
+            case 4 where !model.isEmpty, 5 where !model.isEmpty:
                 let index = Int.random(in: 0..<model.count, using: &rng)
                 let entry = Self.randomEntry(&rng)
                 #expect(tree.setEntry(entry, at: index) == model[index])
