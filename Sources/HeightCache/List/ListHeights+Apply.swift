@@ -43,15 +43,17 @@ extension ListHeights {
     ///
     /// The anchor row is the one whose span holds `anchor` (the first or last row when `anchor` is
     /// above or below the content). It keeps its distance from the top of the viewport, wherever it
-    /// moves and whatever happens above it. When it is deleted, the nearest row after it that stays
-    /// (neither deleted nor moved) keeps its distance instead; when none does, the nearest before.
+    /// moves and whatever happens above it. When it is deleted, the nearest item row after it that
+    /// stays (neither deleted nor moved, nor in a section deleted or moved) keeps its distance instead;
+    /// when none does, the nearest before. (A header or footer anchors only when the viewport's top is
+    /// on it.)
     ///
     /// - Parameters:
     ///   - snapshot: The new snapshot.
     ///   - anchor: The content offset now: the y of the viewport's top. Must be finite.
     ///   - ids: Items whose contents changed outside the snapshots (see ``apply(_:reconfiguring:)``).
     /// - Returns: The batch update, and the new content offset: `anchor` itself when the list was
-    ///   empty, 0 when nothing of the old list stays. It is not clamped to the content: the scroll view
+    ///   empty, 0 when no row of the old list stays. It is not clamped to the content: the scroll view
     ///   does that.
     /// - Complexity: As ``apply(_:reconfiguring:)``, plus O(log n) and the deleted rows skipped.
     public func apply(_ snapshot: Snapshot, anchor: Double, reconfiguring ids: Set<Item.ID> = [])
@@ -262,8 +264,9 @@ extension ListHeights {
         case footer(SectionID)
     }
 
-    /// The row to keep in place and its offset before the change: the row at `anchor`, or when it is
-    /// deleted the nearest staying row after it (else before it). `nil` when nothing stays.
+    /// The row to keep in place and its offset before the change: the row (or header, or footer) at
+    /// `anchor` when it lives on, else the nearest item row after it that stays (else before it).
+    /// `nil` when no row stays.
     func anchorRow(at anchor: Double, old: Snapshot, new: Snapshot, sectionFate: [Int: Int],
                    removals: [Int: [(item: Int, movedTo: ItemPath?)]], tree: OffsetTree)
         -> (row: AnchorRow, oldOffset: Int64)? {
@@ -322,11 +325,16 @@ extension ListHeights {
                 return t >= 0 ? .footer(section: t) : nil
             }
         }
+        // Only rows take over: a header or footer is kept in place only when it is the anchor itself.
+        func takesOver(_ element: ListElement) -> Bool {
+            if case .item = element { return stays(element) }
+            return false
+        }
         var candidate = next(start)
-        while let element = candidate, !stays(element) { candidate = next(element) }
+        while let element = candidate, !takesOver(element) { candidate = next(element) }
         if candidate == nil {
             candidate = previous(start)
-            while let element = candidate, !stays(element) { candidate = previous(element) }
+            while let element = candidate, !takesOver(element) { candidate = previous(element) }
         }
         guard let found = candidate, let oldIndex = Self.index(of: found, tree: tree, snapshot: old) else { return nil }
         return (identity(found), tree.offset(of: oldIndex))
