@@ -22,5 +22,14 @@ let package = Package(
             path: "Benchmarks/TextMeasureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ListHeightsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HeightCache", package: "TextMeasure"),
+            ],
+            path: "Benchmarks/ListHeightsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -1,0 +1,146 @@
+import Benchmark
+@_spi(Benchmarks) import HeightCache
+
+/// A row of a million-row list: an identifier is all the model there is.
+struct Row: Identifiable, Hashable, Sendable {
+    let id: Int
+}
+
+private let million = 1_000_000
+
+/// A cheap measuring closure: heights from 20 to 80 px.
+private func height(_ row: Row) -> Double { Double(20 + (row.id &* 7919) % 61) }
+
+private func snapshot(_ ids: Range<Int>) -> ListSnapshot<Int, Row> {
+    try! ListSnapshot(items: ids.map(Row.init), inSection: 0)
+}
+
+/// A list of a million rows, every row measured.
+private func millionRowList() -> ListHeights<Int, Row> {
+    let cache = HeightCache<Row>(measure: { row, _ in height(row) })
+    let list = ListHeights<Int, Row>(cache: cache, width: 390)
+    list.apply(snapshot(0..<million))
+    return list
+}
+
+private func millionRowTree() -> OffsetTree {
+    OffsetTree((0..<million).map { OffsetTree.Entry(height: OffsetTree.units(height(Row(id: $0))), kind: .item) })
+}
+
+private func millionRowIndex() -> RowOffsetIndex {
+    RowOffsetIndex(heights: (0..<million).map { height(Row(id: $0)) })
+}
+
+/// Pseudo-random positions, the same every run.
+private func positions(_ count: Int, below bound: Int) -> [Int] {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    return (0..<count).map { _ in
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return Int(state % UInt64(bound))
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        maxDuration: .seconds(2), maxIterations: 1_000_000)
+
+    // One height change (an estimate turning exact, a row edited) re-offsets every row below it.
+    Benchmark("Height change, 1M rows: OffsetTree", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var tree = millionRowTree()
+        let rows = positions(4_096, below: million)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            tree.setEntry(OffsetTree.Entry(height: Int64(20_480 + (i & 1023)), kind: .item), at: rows[i & 4095])
+        }
+        blackHole(tree.total)
+    }
+
+    Benchmark("Height change, 1M rows: RowOffsetIndex (Fenwick)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var index = millionRowIndex()
+        let rows = positions(4_096, below: million)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            index.setHeight(20 + Double(i & 1023) / 1024, forRow: rows[i & 4095])
+        }
+        blackHole(index.totalHeight)
+    }
+
+    // The row at the top of the viewport.
+    Benchmark("Row at offset, 1M rows: ListHeights.itemPath(atOffset:)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let list = millionRowList()
+        let total = Int(list.totalHeight)
+        let offsets = positions(4_096, below: total).map(Double.init)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(list.itemPath(atOffset: offsets[i & 4095]))
+        }
+    }
+
+    Benchmark("Row at offset, 1M rows: OffsetTree", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let tree = millionRowTree()
+        let offsets = positions(4_096, below: Int(tree.total)).map(Int64.init)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(tree.index(containing: offsets[i & 4095]))
+        }
+    }
+
+    Benchmark("Row at offset, 1M rows: RowOffsetIndex (Fenwick)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let index = millionRowIndex()
+        let offsets = positions(4_096, below: Int(index.totalHeight)).map(Double.init)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(index.row(atOffset: offsets[i & 4095]))
+        }
+    }
+
+    // A chat loading older messages: 50 rows at the top.
+    Benchmark("Insert 50 rows at the top, 1M rows: OffsetTree") { benchmark in
+        var tree = millionRowTree()
+        let rows = (0..<50).map { OffsetTree.Entry(height: OffsetTree.units(height(Row(id: -$0))), kind: .item) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            tree.insert(contentsOf: rows, at: 0)
+        }
+        blackHole(tree.count)
+    }
+
+    Benchmark("Insert 50 rows at the top, 1M rows: RowOffsetIndex (Fenwick)") { benchmark in
+        var index = millionRowIndex()
+        let rows = (0..<50).map { height(Row(id: -$0)) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            index.insert(contentsOf: rows, at: 0)
+        }
+        blackHole(index.count)
+    }
+
+    // The same through the public API: diff of a million rows, 50 measurements, the tree update.
+    Benchmark("ListHeights.apply: 50 rows prepended to 1M (diff included)") { benchmark in
+        let list = millionRowList()
+        let without = list.snapshot
+        let with = snapshot(-50..<million)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(list.apply(i % 2 == 0 ? with : without))
+        }
+    }
+
+    // Memory: the snapshot alone, then the snapshot and its ListHeights (first apply included).
+    let memory = Benchmark.Configuration(metrics: [.peakMemoryResident, .wallClock], maxIterations: 3)
+    Benchmark("Memory, 1M rows: the snapshot alone", configuration: memory) { _ in
+        blackHole(snapshot(0..<million))
+    }
+
+    Benchmark("Memory, 1M rows: snapshot + ListHeights, eager", configuration: memory) { _ in
+        blackHole(millionRowList())
+    }
+
+    Benchmark("Memory, 1M rows: snapshot + ListHeights, lazy", configuration: memory) { _ in
+        let cache = HeightCache<Row>(measure: { row, _ in height(row) })
+        let list = ListHeights<Int, Row>(cache: cache, width: 390, measuring: .lazy(overscan: 800))
+        list.apply(snapshot(0..<million))
+        blackHole(list.prepareRows(in: 0..<900))
+    }
+}
