@@ -9,27 +9,34 @@ struct Row: Identifiable, Hashable, Sendable {
 private let million = 1_000_000
 
 /// A cheap measuring closure: heights from 20 to 80 px.
-private func height(_ row: Row) -> Double { Double(20 + (row.id &* 7919) % 61) }
+private func height(_ row: Row) -> Double { Double(20 + (UInt(bitPattern: row.id) &* 7919) % 61) }
 
-private func snapshot(_ ids: Range<Int>) -> ListSnapshot<Int, Row> {
+private func snapshot(_ ids: some Sequence<Int>) -> ListSnapshot<Int, Row> {
     try! ListSnapshot(items: ids.map(Row.init), inSection: 0)
 }
 
 /// A list of a million rows, every row measured.
-private func millionRowList() -> ListHeights<Int, Row> {
+private func millionRowList(_ measuring: ListHeights<Int, Row>.Measuring = .eager) -> ListHeights<Int, Row> {
     let cache = HeightCache<Row>(measure: { row, _ in height(row) })
-    let list = ListHeights<Int, Row>(cache: cache, width: 390)
+    let list = ListHeights<Int, Row>(cache: cache, width: 390, measuring: measuring)
     list.apply(snapshot(0..<million))
     return list
 }
 
-private func millionRowTree() -> OffsetTree {
-    OffsetTree((0..<million).map { OffsetTree.Entry(height: OffsetTree.units(height(Row(id: $0))), kind: .item) })
+/// Built once per benchmark process (each benchmark runs in its own), not once per sample.
+nonisolated(unsafe) private var sharedList: ListHeights<Int, Row>?
+private func sharedMillionRowList() -> ListHeights<Int, Row> {
+    if let sharedList { return sharedList }
+    let list = millionRowList(.lazy(overscan: 800))
+    sharedList = list
+    return list
 }
 
-private func millionRowIndex() -> RowOffsetIndex {
-    RowOffsetIndex(heights: (0..<million).map { height(Row(id: $0)) })
-}
+// Built once per benchmark process (each benchmark runs in a process of its own), not per sample.
+nonisolated(unsafe) private var tree = OffsetTree((0..<million).map {
+    OffsetTree.Entry(height: OffsetTree.units(height(Row(id: $0))), kind: .item)
+})
+nonisolated(unsafe) private var index = RowOffsetIndex(heights: (0..<million).map { height(Row(id: $0)) })
 
 /// Pseudo-random positions, the same every run.
 private func positions(_ count: Int, below bound: Int) -> [Int] {
@@ -47,7 +54,6 @@ let benchmarks: @Sendable () -> Void = {
 
     // One height change (an estimate turning exact, a row edited) re-offsets every row below it.
     Benchmark("Height change, 1M rows: OffsetTree", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        var tree = millionRowTree()
         let rows = positions(4_096, below: million)
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
@@ -57,7 +63,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Height change, 1M rows: RowOffsetIndex (Fenwick)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        var index = millionRowIndex()
         let rows = positions(4_096, below: million)
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
@@ -68,7 +73,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // The row at the top of the viewport.
     Benchmark("Row at offset, 1M rows: ListHeights.itemPath(atOffset:)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let list = millionRowList()
+        let list = sharedMillionRowList()
         let total = Int(list.totalHeight)
         let offsets = positions(4_096, below: total).map(Double.init)
         benchmark.startMeasurement()
@@ -78,7 +83,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Row at offset, 1M rows: OffsetTree", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let tree = millionRowTree()
         let offsets = positions(4_096, below: Int(tree.total)).map(Int64.init)
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
@@ -87,7 +91,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Row at offset, 1M rows: RowOffsetIndex (Fenwick)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let index = millionRowIndex()
         let offsets = positions(4_096, below: Int(index.totalHeight)).map(Double.init)
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
@@ -96,39 +99,53 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // A chat loading older messages: 50 rows at the top.
+    // Each sample inserts, then (not measured) removes them again.
     Benchmark("Insert 50 rows at the top, 1M rows: OffsetTree") { benchmark in
-        var tree = millionRowTree()
         let rows = (0..<50).map { OffsetTree.Entry(height: OffsetTree.units(height(Row(id: -$0))), kind: .item) }
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            tree.insert(contentsOf: rows, at: 0)
-        }
-        blackHole(tree.count)
+        tree.insert(contentsOf: rows, at: 0)
+        benchmark.stopMeasurement()
+        tree.removeSubrange(0..<50)
     }
 
     Benchmark("Insert 50 rows at the top, 1M rows: RowOffsetIndex (Fenwick)") { benchmark in
-        var index = millionRowIndex()
         let rows = (0..<50).map { height(Row(id: -$0)) }
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            index.insert(contentsOf: rows, at: 0)
-        }
-        blackHole(index.count)
+        index.insert(contentsOf: rows, at: 0)
+        benchmark.stopMeasurement()
+        index.removeSubrange(0..<50)
     }
 
     // The same through the public API: diff of a million rows, 50 measurements, the tree update.
     Benchmark("ListHeights.apply: 50 rows prepended to 1M (diff included)") { benchmark in
-        let list = millionRowList()
+        let list = sharedMillionRowList()
         let without = list.snapshot
-        let with = snapshot(-50..<million)
+        let with = snapshot(Array(million..<million + 50) + Array(0..<million))
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             blackHole(list.apply(i % 2 == 0 ? with : without))
         }
     }
 
+    Benchmark("ListSnapshot.changes(from:): 50 rows prepended to 1M (the diff alone)") { benchmark in
+        let without = snapshot(0..<million)
+        let with = snapshot(Array(million..<million + 50) + Array(0..<million))
+        benchmark.startMeasurement()
+        blackHole(with.changes(from: without))
+    }
+
+    // The first apply of a million rows: measured on all cores (eager), or estimated (lazy).
+    let once = Benchmark.Configuration(metrics: [.wallClock, .peakMemoryResident], maxIterations: 1)
+    Benchmark("First apply, 1M rows, lazy", configuration: once) { benchmark in
+        let cache = HeightCache<Row>(measure: { row, _ in height(row) })
+        let list = ListHeights<Int, Row>(cache: cache, width: 390, measuring: .lazy(overscan: 800))
+        let rows = snapshot(0..<million)
+        benchmark.startMeasurement()
+        blackHole(list.apply(rows))
+    }
+
     // Memory: the snapshot alone, then the snapshot and its ListHeights (first apply included).
-    let memory = Benchmark.Configuration(metrics: [.peakMemoryResident, .wallClock], maxIterations: 3)
+    let memory = Benchmark.Configuration(metrics: [.peakMemoryResident, .wallClock], maxIterations: 1)
     Benchmark("Memory, 1M rows: the snapshot alone", configuration: memory) { _ in
         blackHole(snapshot(0..<million))
     }

@@ -1,5 +1,3 @@
-import TextMeasure
-
 extension ListHeights {
     // MARK: Applying snapshots
 
@@ -76,10 +74,10 @@ extension ListHeights {
         var new: Snapshot
         var changes: ListChanges
         var reconfigured: Set<Item.ID>
-        /// Heights of the rows measured (or estimated), in the order the replay consumes them: the
-        /// items of the inserted sections, then the inserted items, then the updated items, each
-        /// skipping the rows in `carried`.
-        var measured: [OffsetTree.Entry]
+        /// Heights of the rows measured (or estimated), in units, in the order the replay consumes
+        /// them: the items of the inserted sections, then the inserted items, then the updated items,
+        /// each skipping the rows in `carried`. Their kind is ``rowKind``.
+        var measured: [Int64]
         /// New rows that are old rows with unchanged contents (an item that changed section): new path
         /// to old path. Their entries are read from the tree before it changes.
         var carried: [ItemPath: ItemPath]
@@ -136,21 +134,20 @@ extension ListHeights {
         return extra.isEmpty ? changes.updatedItems : (changes.updatedItems + extra).sorted()
     }
 
-    /// Heights for rows: measured on all cores (eager), or the cached height else an estimate (lazy).
-    func measure(_ items: [Item], width: Double) -> [OffsetTree.Entry] {
+    /// The kind of the rows ``measure(_:width:)`` gives: exact (eager) or estimated (lazy).
+    var rowKind: OffsetTree.Kind { measuring == .eager ? .item : .estimatedItem }
+
+    /// Heights for rows, in units: measured on all cores (eager), or estimated (lazy).
+    ///
+    /// A lazy row counts as estimated even when the estimate is a cached exact height (a prefetched
+    /// row): ``prepareRows(in:)`` turns it exact with a cache hit. The estimates are asked on this
+    /// thread: each is a short locked look-up, and spreading them over cores only makes the cores
+    /// contend for the cache's lock (measured: a million look-ups take 0.9 s on one thread, longer on
+    /// two).
+    func measure(_ items: [Item], width: Double) -> [Int64] {
         switch measuring {
-        case .eager:
-            return cache.prefetch(items, width: width).map { OffsetTree.Entry(height: OffsetTree.units($0), kind: .item) }
-        case .lazy:
-            let cache = self.cache
-            let lookUp: @Sendable (Item) -> OffsetTree.Entry = { item in
-                if let exact = cache.cachedHeight(for: item, width: width) {
-                    return OffsetTree.Entry(height: OffsetTree.units(exact), kind: .item)
-                }
-                return OffsetTree.Entry(height: OffsetTree.units(cache.estimatedHeight(for: item, width: width)),
-                                        kind: .estimatedItem)
-            }
-            return items.count < 1_024 ? items.map(lookUp) : TextMeasurer.concurrentMap(items, lookUp)
+        case .eager: cache.prefetch(items, width: width).map(OffsetTree.units)
+        case .lazy: items.map { OffsetTree.units(cache.estimatedHeight(for: $0, width: width)) }
         }
     }
 
@@ -195,7 +192,10 @@ extension ListHeights {
         }
         var measured = prepared.measured.makeIterator()
         var supplements = prepared.supplements.makeIterator()
-        func newRow(_ path: ItemPath) -> OffsetTree.Entry { carried[path] ?? measured.next()! }
+        let kind = rowKind
+        func newRow(_ path: ItemPath) -> OffsetTree.Entry {
+            carried[path] ?? OffsetTree.Entry(unchecked: measured.next()!, kind: kind)
+        }
         func insertedSection(_ s: Int) -> [OffsetTree.Entry] {
             var entries = [supplements.next()!]
             entries.reserveCapacity(new.sections[s].items.count + 2)
@@ -205,11 +205,14 @@ extension ListHeights {
         }
 
         if state.tree.count == 0 {
-            // The first apply (or one after an empty list): every section is inserted; build in O(n).
-            var entries: [OffsetTree.Entry] = []
-            entries.reserveCapacity(new.numberOfItems + 2 * new.numberOfSections)
-            for s in changes.insertedSections { entries.append(contentsOf: insertedSection(s)) }
-            state.tree = OffsetTree(entries)
+            // The first apply (or one after an empty list): every section is inserted; build in O(n),
+            // straight from the measurements.
+            let sections = new.sections
+            let entries = sections.indices.lazy.flatMap { s in
+                [supplements.next()!] + sections[s].items.indices.map { newRow(ItemPath(section: s, item: $0)) }
+                    + [supplements.next()!]
+            }
+            state.tree = OffsetTree(count: new.numberOfItems + 2 * new.numberOfSections, entries)
         } else {
             // Removals, descending, at old indexes.
             var movedItems: [ItemPath: OffsetTree.Entry] = [:]
@@ -240,7 +243,8 @@ extension ListHeights {
             }
         }
         for path in changes.updatedItems {
-            state.tree.setEntry(measured.next()!, at: state.tree.indexOfMark(path.section) + 1 + path.item)
+            state.tree.setEntry(OffsetTree.Entry(unchecked: measured.next()!, kind: kind),
+                                at: state.tree.indexOfMark(path.section) + 1 + path.item)
         }
         assert(state.tree.marks == new.numberOfSections
                && state.tree.count == new.numberOfItems + 2 * new.numberOfSections,

@@ -1,5 +1,4 @@
 import Dispatch
-import TextMeasure
 
 extension ListHeights {
     // MARK: Width
@@ -66,18 +65,17 @@ extension ListHeights {
             var measured: [Bool] = []
             measured.reserveCapacity(items.count)
             for entry in previous where entry.kind.isItem { measured.append(entry.kind == .item) }
-            let cache = self.cache
-            let indexes = Array(items.indices)
-            let lookUp: @Sendable (Int) -> OffsetTree.Entry = { [measured, items] i in
+            // On this thread, as in `measure(_:width:)`: look-ups contend for the cache's lock.
+            rows = items.indices.map { i in
                 if measured[i], let exact = cache.cachedHeight(for: items[i], width: width) {
                     return OffsetTree.Entry(height: OffsetTree.units(exact), kind: .item)
                 }
                 return OffsetTree.Entry(height: OffsetTree.units(cache.estimatedHeight(for: items[i], width: width)),
                                         kind: .estimatedItem)
             }
-            rows = indexes.count < 1_024 ? indexes.map(lookUp) : TextMeasurer.concurrentMap(indexes, lookUp)
         } else {
-            rows = measure(items, width: width)
+            let kind = rowKind
+            rows = measure(items, width: width).map { OffsetTree.Entry(unchecked: $0, kind: kind) }
         }
         var entries: [OffsetTree.Entry] = []
         entries.reserveCapacity(rows.count + 2 * snapshot.numberOfSections)
