@@ -208,9 +208,16 @@ extension ListHeights {
             // The first apply (or one after an empty list): every section is inserted; build in O(n),
             // straight from the measurements.
             let sections = new.sections
-            let entries = sections.indices.lazy.flatMap { s in
-                [supplements.next()!] + sections[s].items.indices.map { newRow(ItemPath(section: s, item: $0)) }
-                    + [supplements.next()!]
+            // Walks header, rows, footer of each section: (section, item), item -1 for the header.
+            let entries = sequence(state: (section: 0, item: -1)) { position -> OffsetTree.Entry? in
+                guard position.section < sections.count else { return nil }
+                let count = sections[position.section].items.count
+                defer {
+                    position.item += 1
+                    if position.item > count { position = (position.section + 1, -1) }
+                }
+                if position.item < 0 || position.item == count { return supplements.next()! }
+                return newRow(ItemPath(section: position.section, item: position.item))
             }
             state.tree = OffsetTree(count: new.numberOfItems + 2 * new.numberOfSections, entries)
         } else {
