@@ -42,6 +42,16 @@ struct ListSnapshotTests {
         #expect(s == (try snapshot(["a": [10, 11], "b": [], "c": [12]])))
     }
 
+    @Test func flatIndexesCountItemsAcrossSections() throws {
+        let s = try snapshot(["empty": [], "a": [10, 11], "b": [], "c": [12], "d": []])
+        let paths = [ItemPath(section: 1, item: 0), ItemPath(section: 1, item: 1), ItemPath(section: 3, item: 0)]
+        for (flat, path) in paths.enumerated() {
+            #expect(s.flatIndex(of: path) == flat)
+            #expect(s.indexPath(forFlatIndex: flat) == path)
+        }
+        #expect(s.flatIndex(of: ItemPath(section: 4, item: 0)) == 3)   // the end
+    }
+
     @Test func pathsOrderBySectionThenItem() {
         #expect(ItemPath(section: 0, item: 9) < ItemPath(section: 1, item: 0))
         #expect(ItemPath(section: 1, item: 2) < ItemPath(section: 1, item: 3))

@@ -31,16 +31,20 @@ where Item.ID: Sendable {
     /// The total number of items in all sections.
     public let numberOfItems: Int
     /// Where each item is.
-    let itemPaths: [Item.ID: ItemPath]
+    @usableFromInline let itemPaths: [Item.ID: ItemPath]
     /// Where each section is.
-    let sectionIndexes: [SectionID: Int]
+    @usableFromInline let sectionIndexes: [SectionID: Int]
+    /// For each section, the flat index of its first item (the number of items before it).
+    @usableFromInline let sectionStarts: [Int]
 
     /// Creates an empty snapshot: no sections, no items.
+    @inlinable
     public init() {
         sections = []
         numberOfItems = 0
         itemPaths = [:]
         sectionIndexes = [:]
+        sectionStarts = []
     }
 
     /// An empty snapshot: no sections, no items.
@@ -60,9 +64,15 @@ where Item.ID: Sendable {
     ///   twice, or ``ListSnapshotError/duplicateItem(_:)`` naming the first item identifier seen twice
     ///   (within a section or across two).
     /// - Complexity: O(*n*) expected, where *n* is the number of items and sections.
+    @inlinable
     public init(sections: [Section]) throws(ListSnapshotError<SectionID, Item.ID>) {
         var total = 0
-        for section in sections { total += section.items.count }
+        var sectionStarts: [Int] = []
+        sectionStarts.reserveCapacity(sections.count)
+        for section in sections {
+            sectionStarts.append(total)
+            total += section.items.count
+        }
         var sectionIndexes = [SectionID: Int](minimumCapacity: sections.count)
         var itemPaths = [Item.ID: ItemPath](minimumCapacity: total)
         for (s, section) in sections.enumerated() {
@@ -78,6 +88,7 @@ where Item.ID: Sendable {
         self.numberOfItems = total
         self.itemPaths = itemPaths
         self.sectionIndexes = sectionIndexes
+        self.sectionStarts = sectionStarts
     }
 
     /// Creates a snapshot of one section.
@@ -87,14 +98,17 @@ where Item.ID: Sendable {
     ///   - sectionID: The section's identifier.
     /// - Throws: ``ListSnapshotError/duplicateItem(_:)`` naming the first item identifier seen twice.
     /// - Complexity: O(*n*) expected, where *n* is the number of items.
+    @inlinable
     public init(items: [Item], inSection sectionID: SectionID) throws(ListSnapshotError<SectionID, Item.ID>) {
         try self.init(sections: [ListSection(id: sectionID, items: items)])
     }
 
     /// The number of sections.
+    @inlinable
     public var numberOfSections: Int { sections.count }
 
     /// Whether the snapshot has no items (it may still have empty sections).
+    @inlinable
     public var isEmpty: Bool { numberOfItems == 0 }
 
     /// The item at a path.
@@ -104,6 +118,7 @@ where Item.ID: Sendable {
     ///   subscript does.
     /// - Returns: The item.
     /// - Complexity: O(1).
+    @inlinable
     public func item(at path: ItemPath) -> Item {
         sections[path.section].items[path.item]
     }
@@ -113,6 +128,7 @@ where Item.ID: Sendable {
     /// - Parameter id: An item identifier.
     /// - Returns: The item, or `nil` when no item has that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func item(withID id: Item.ID) -> Item? {
         itemPaths[id].map(item(at:))
     }
@@ -122,6 +138,7 @@ where Item.ID: Sendable {
     /// - Parameter id: An item identifier.
     /// - Returns: The item's path, or `nil` when no item has that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func indexPath(of id: Item.ID) -> ItemPath? {
         itemPaths[id]
     }
@@ -131,8 +148,44 @@ where Item.ID: Sendable {
     /// - Parameter id: A section identifier.
     /// - Returns: The section's index, or `nil` when no section has that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func sectionIndex(of id: SectionID) -> Int? {
         sectionIndexes[id]
+    }
+
+    /// The position of the item at a path when all sections' items are counted in one run, first
+    /// section first: the row index for a flat row store such as ``RowOffsetIndex``.
+    ///
+    /// - Parameter path: A valid path, as for ``item(at:)``; `path.item` may also equal its section's
+    ///   item count (the position after the section's last item). A path out of range is a programming
+    ///   error and traps.
+    /// - Returns: The number of items before `path`.
+    /// - Complexity: O(1).
+    @inlinable
+    public func flatIndex(of path: ItemPath) -> Int {
+        precondition(path.item >= 0 && path.item <= sections[path.section].items.count,
+                     "item \(path.item) out of range for section \(path.section)")
+        return sectionStarts[path.section] + path.item
+    }
+
+    /// The path of the item at a position when all sections' items are counted in one run.
+    ///
+    /// - Parameter flatIndex: A position in `0..<numberOfItems`. A position out of range is a
+    ///   programming error and traps.
+    /// - Returns: The path of the item at that position (never in an empty section).
+    /// - Complexity: O(log *s*) for *s* sections.
+    @inlinable
+    public func indexPath(forFlatIndex flatIndex: Int) -> ItemPath {
+        precondition(flatIndex >= 0 && flatIndex < numberOfItems, "flat index \(flatIndex) out of 0..<\(numberOfItems)")
+        // The last section starting at or before `flatIndex`: empty sections share their start with the
+        // next one, and the last of them is the one holding the item.
+        var low = 0
+        var high = sectionStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if sectionStarts[mid] <= flatIndex { low = mid } else { high = mid - 1 }
+        }
+        return ItemPath(section: low, item: flatIndex - sectionStarts[low])
     }
 
     /// Whether the snapshot holds an item with this identifier.
@@ -140,6 +193,7 @@ where Item.ID: Sendable {
     /// - Parameter id: An item identifier.
     /// - Returns: `true` when some section holds an item with that identifier.
     /// - Complexity: O(1) expected.
+    @inlinable
     public func contains(_ id: Item.ID) -> Bool {
         itemPaths[id] != nil
     }

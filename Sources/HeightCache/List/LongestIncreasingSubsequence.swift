@@ -1,62 +1,68 @@
-/// Finds one longest strictly increasing subsequence of a sequence of distinct integers by patience
-/// sorting, in O(*m* log *m*), reusing its buffers from call to call (no allocation once they have
-/// grown).
+/// Finds one longest strictly increasing subsequence of the non-negative entries of an array of
+/// integers by patience sorting, and overwrites its entries with a mark, reusing its buffers from call
+/// to call.
 ///
-/// ``ListDiffer`` uses it to choose which of a section's items (or which sections) stay: those in the
+/// ``ListDiffer`` uses it to choose which items of a section (and which sections) stay: those in the
 /// subsequence keep their relative order, the others move, and no smaller set of moves exists.
+/// Negative entries (items inserted or arriving from elsewhere) take no part.
 ///
 /// A value type with no shared state; each diff owns one.
+@usableFromInline
 struct LongestIncreasingSubsequence {
-    /// `tails[l]`: the position in `values` of the smallest last element of an increasing subsequence
-    /// of length `l + 1` found so far.
-    private var tails: [Int] = []
-    /// `previous[k]`: the position of the element before `values[k]` in the best subsequence ending
-    /// at `k`, or -1.
-    private var previous: [Int] = []
+    /// `tails[l]`: the position of the smallest last entry of an increasing subsequence of length
+    /// `l + 1` found so far.
+    @usableFromInline var tails: [Int] = []
+    /// `previous[k]`: the position of the entry before `values[k]` in the best subsequence ending at
+    /// `k`, or -1.
+    @usableFromInline var previous: [Int] = []
 
-    /// Marks the elements of one longest increasing subsequence of `values`.
+    @inlinable
+    init() {}
+
+    /// Replaces the entries of one longest increasing subsequence of the non-negative entries of
+    /// `values` with `mark`.
     ///
     /// - Parameters:
-    ///   - values: Distinct integers.
-    ///   - keep: Replaced by one flag per element of `values`: `true` for those in the subsequence.
-    /// - Complexity: O(*m*) when `values` is already increasing, else O(*m* log *m*).
-    mutating func mark(_ values: [Int], keep: inout [Bool]) {
+    ///   - values: Integers; the non-negative ones are distinct.
+    ///   - mark: A negative number to write over the subsequence's entries.
+    /// - Complexity: O(*m* log *m*) for *m* entries; O(*m*) when they are mostly increasing (an entry
+    ///   larger than the current longest subsequence's last is appended without a search).
+    @inlinable
+    mutating func mark(_ values: inout [Int], with mark: Int) {
         let m = values.count
-        keep.removeAll(keepingCapacity: true)
-        if isIncreasing(values) {
-            keep.append(contentsOf: repeatElement(true, count: m))
-            return
-        }
-        keep.append(contentsOf: repeatElement(false, count: m))
         tails.removeAll(keepingCapacity: true)
         previous.removeAll(keepingCapacity: true)
         previous.reserveCapacity(m)
-        values.withUnsafeBufferPointer { values in
+        values.withUnsafeMutableBufferPointer { values in
+            var lastValue = Int.min   // values[tails.last], kept at hand for the common case
             for k in 0..<m {
                 let value = values[k]
+                guard value >= 0 else {
+                    previous.append(-1)
+                    continue
+                }
+                if value > lastValue {
+                    previous.append(tails.last ?? -1)
+                    tails.append(k)
+                    lastValue = value
+                    continue
+                }
                 // The first tail not smaller than `value` (values are distinct: not smaller = larger).
                 var low = 0
-                var high = tails.count
+                var high = tails.count &- 1   // the last tail is larger: no need to look at it
                 while low < high {
                     let mid = (low &+ high) >> 1
                     if values[tails[mid]] < value { low = mid &+ 1 } else { high = mid }
                 }
                 previous.append(low > 0 ? tails[low &- 1] : -1)
-                if low == tails.count { tails.append(k) } else { tails[low] = k }
+                tails[low] = k
+                if low == tails.count &- 1 { lastValue = value }
             }
-        }
-        var k = tails.last ?? -1
-        while k >= 0 {
-            keep[k] = true
-            k = previous[k]
-        }
-    }
-
-    private func isIncreasing(_ values: [Int]) -> Bool {
-        values.withUnsafeBufferPointer { values in
-            guard values.count > 1 else { return true }
-            for k in 1..<values.count where values[k &- 1] >= values[k] { return false }
-            return true
+            var k = tails.last ?? -1
+            while k >= 0 {
+                values[k] = mark
+                k = previous[k]
+            }
         }
     }
 }
