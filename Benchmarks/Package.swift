@@ -33,5 +33,15 @@ let package = Package(
             path: "Benchmarks/ListBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // ListHeights and its offset tree at a million rows, beside RowOffsetIndex.
+        .executableTarget(
+            name: "ListHeightsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HeightCache", package: "TextMeasure"),
+            ],
+            path: "Benchmarks/ListHeightsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
