@@ -140,14 +140,13 @@ extension ListHeights {
     /// Heights for rows, in units: measured on all cores (eager), or estimated (lazy).
     ///
     /// A lazy row counts as estimated even when the estimate is a cached exact height (a prefetched
-    /// row): ``prepareRows(in:)`` turns it exact with a cache hit. The estimates are asked on this
-    /// thread: each is a short locked look-up, and spreading them over cores only makes the cores
-    /// contend for the cache's lock (measured: a million look-ups take 0.9 s on one thread, longer on
-    /// two).
+    /// row): ``prepareRows(in:)`` turns it exact with a cache hit. Both paths take the cache's lock
+    /// once for all the rows (``HeightCache/prefetch(_:width:)``,
+    /// ``HeightCache/estimatedHeights(for:width:conservative:)``).
     func measure(_ items: [Item], width: Double) -> [Int64] {
         switch measuring {
         case .eager: cache.prefetch(items, width: width).map(OffsetTree.units)
-        case .lazy: items.map { OffsetTree.units(cache.estimatedHeight(for: $0, width: width)) }
+        case .lazy: cache.estimatedHeights(for: items, width: width).map(OffsetTree.units)
         }
     }
 

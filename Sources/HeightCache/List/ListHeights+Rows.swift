@@ -1,3 +1,4 @@
+import TextMeasure
 import Dispatch
 
 extension ListHeights {
@@ -27,7 +28,8 @@ extension ListHeights {
     /// - Complexity: As ``setWidth(_:)``.
     @discardableResult
     public func setWidth(_ width: Double, anchor: Double) -> Double {
-        ListWidth.check(width, in: "ListHeights.setWidth")
+        precondition(MeasurementLimits.isValid(width: width),
+                     "ListHeights.setWidth: width \(width) is out of range (MeasurementLimits.width: \(MeasurementLimits.width))")
         precondition(anchor.isFinite, "ListHeights.setWidth: anchor must be finite, got \(anchor)")
         cancelPrefetch()
         return edits.withLock { _ in

@@ -103,7 +103,8 @@ where Item.ID: Sendable {
         sectionHeaderHeight: @escaping @Sendable (_ section: SectionID, _ width: Double) -> Double = { _, _ in 0 },
         sectionFooterHeight: @escaping @Sendable (_ section: SectionID, _ width: Double) -> Double = { _, _ in 0 }
     ) {
-        ListWidth.check(width, in: "ListHeights")
+        precondition(MeasurementLimits.isValid(width: width),
+                     "ListHeights: width \(width) is out of range (MeasurementLimits.width: \(MeasurementLimits.width))")
         if case .lazy(let overscan) = measuring {
             precondition(overscan.isFinite && overscan >= 0, "ListHeights: overscan must be finite and not negative")
         }
