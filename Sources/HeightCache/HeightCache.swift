@@ -204,7 +204,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///   - retainedWidths: How many recent widths keep their heights (at least 1).
     ///   - preparedTexts: The most prepared texts kept.
     ///   - preparedTextBytes: The most bytes the prepared texts kept take together.
-    /// - Throws: ``TextMeasureError`` if a text style in the layout is invalid.
+    /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
         preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes
