@@ -8,8 +8,18 @@ struct Preparer {
     /// Shaped pieces reused across texts; nil shapes every run afresh.
     let shapeCache: ShapeCache?
 
+    /// The longest text prepared, in UTF-8 bytes: byte offsets and cluster counts are stored in 32 bits,
+    /// and ICU and HarfBuzz take 32-bit lengths.
+    static let maximumByteCount = Int(Int32.max) - 1
+    /// ICU's `U_INPUT_TOO_LONG_ERROR`, reported for a text longer than ``maximumByteCount``.
+    static let inputTooLong: Int32 = 31
+
     /// Prepares `text`; `fonts` are the cascade's HarfBuzz fonts at the style's scale.
+    ///
+    /// - Throws: ``TextMeasureError/unicodeAnalysisFailed(code:)`` with ICU's `U_INPUT_TOO_LONG_ERROR`
+    ///   (31) for a text of more than ``maximumByteCount`` bytes, or whatever other error ICU reports.
     func prepare(_ text: String, style: TextStyle, fonts: [HBFont]) throws(TextMeasureError) -> PreparedText {
+        try Self.checkLength(text.utf8.count)
         var text = text
         let outcome: Result<Builder, TextMeasureError> = text.withUTF8 { bytes in
             PrepareScratch.withScratch { scratch in
@@ -34,6 +44,11 @@ struct Preparer {
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
                             segments: builder.segments, clusters: builder.clusters,
                             tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
+    }
+
+    /// Refuses a text of more than ``maximumByteCount`` UTF-8 bytes.
+    static func checkLength(_ byteCount: Int) throws(TextMeasureError) {
+        guard byteCount <= maximumByteCount else { throw .unicodeAnalysisFailed(code: inputTooLong) }
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
@@ -67,18 +82,21 @@ struct Preparer {
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
+    ///
+    /// Offsets are stored in 32 bits: `prepare` refuses texts of 2^31 bytes or more, so every byte offset
+    /// and cluster index fits. Advances are summed in `Int` and stored clamped to 32 bits per cluster.
     private struct Builder {
         var segments: [Segment] = []
         var clusters: [PreparedCluster] = []
         var hasTab = false
 
         mutating func add(paragraph range: Range<Int>, _ context: Context) throws(TextMeasureError) {
-            let base = Int32(range.lowerBound)
+            let base = range.lowerBound
             let count = range.count
             if count == 0 {
                 let first = Int32(clusters.count)
-                segments.append(Segment(byteStart: base, byteEnd: base, firstCluster: first, contentEnd: first,
-                                        width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
+                segments.append(Segment(byteStart: Int32(base), byteEnd: Int32(base), firstCluster: first,
+                                        contentEnd: first, width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
                 return
             }
             let bytes = UnsafeBufferPointer(rebasing: context.bytes[range])
@@ -94,11 +112,35 @@ struct Preparer {
             // 2. Clusters with their font and script, then runs.
             context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
-            let itemized = scratch.clusters
             let firstCluster = clusters.count
-            clusters.reserveCapacity(firstCluster + itemized.count)
+            appendClusters(scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch)
+
+            // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
+            let output = scratch.shaperOutput
+            for run in scratch.runs {
+                let font = context.fonts[run.font]
+                if run.startsInsideGrapheme {
+                    scratch.cutPieces.shape(run, of: bytes, font: font, scratch: scratch, output: output)
+                } else if let shapeCache = context.shapeCache {
+                    shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: font, scratch: scratch,
+                                     output: output)
+                } else {
+                    Shaper.shape(run, of: bytes, font: font, scratch: scratch, output: output)
+                }
+            }
+            // ...and are spread over the grapheme clusters each covers.
+            distributeAdvances(byteCount: count, firstCluster: firstCluster, scratch: scratch)
+
+            // 4. Segments between break opportunities; trailing spaces hang.
+            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags)
+        }
+
+        /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
+        private mutating func appendClusters(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
+                                             bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch) {
+            clusters.reserveCapacity(clusters.count + itemized.count)
             for (i, cluster) in itemized.enumerated() {
-                let end = i + 1 < itemized.count ? itemized[i + 1].start : count
+                let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
                 for byte in cluster.start..<end { scratch.clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
@@ -112,38 +154,40 @@ struct Preparer {
                 } else if i > 0 && bytes[itemized[i - 1].start] == 0x09 {
                     clusterFlags.insert(.startsRun)
                 }
-                clusters.append(PreparedCluster(start: base + Int32(cluster.start), end: base + Int32(end),
+                clusters.append(PreparedCluster(start: Int32(base + cluster.start), end: Int32(base + end),
                                                 advance: 0, breakAdjust: 0, flags: clusterFlags))
             }
+        }
 
-            // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
+        /// Gives each grapheme cluster its share of the HarfBuzz clusters' advances: a ligature spanning
+        /// several grapheme clusters shares its advance evenly between them (as Pango does for its first
+        /// estimate), and a grapheme cluster holding several HarfBuzz clusters takes their sum, clamped
+        /// to 32 bits (±2^31 units, two million pixels: more than any cluster at any size allowed).
+        private mutating func distributeAdvances(byteCount: Int, firstCluster: Int, scratch: PrepareScratch) {
             let output = scratch.shaperOutput
-            for run in scratch.runs {
-                if let shapeCache = context.shapeCache {
-                    shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: context.fonts[run.font],
-                                     scratch: scratch, output: output)
-                } else {
-                    Shaper.shape(run, of: bytes, font: context.fonts[run.font], scratch: scratch, output: output)
-                }
-            }
-            // ...and are spread over the grapheme clusters each covers (a ligature spanning several
-            // clusters shares its advance evenly between them, as Pango does).
             var byte = 0
-            while byte < count {
+            while byte < byteCount {
                 var end = byte + 1
-                while end < count && !output.isClusterStart[end] { end += 1 }
-                let first = Int(scratch.clusterAtByte[byte]), last = Int(scratch.clusterAtByte[end - 1])
-                let share = output.advance[byte] / Int32(last - first + 1)
-                var remainder = output.advance[byte] - share * Int32(last - first + 1)
+                while end < byteCount && !output.isClusterStart[end] { end += 1 }
+                let first = firstCluster + Int(scratch.clusterAtByte[byte])
+                let last = firstCluster + Int(scratch.clusterAtByte[end - 1])
+                let advance = output.advance[byte]
+                let parts = last - first + 1
+                let share = advance / parts
+                var remainder = advance - share * parts
                 for c in first...last {
-                    clusters[firstCluster + c].advance += share + remainder
+                    clusters[c].advance = Int32(clamping: Int(clusters[c].advance) + share + remainder)
                     remainder = 0
                 }
-                clusters[firstCluster + last].breakAdjust = output.breakAdjust[byte]
+                clusters[last].breakAdjust = output.breakAdjust[byte]
                 byte = end
             }
+        }
 
-            // 4. Segments between break opportunities; trailing spaces hang.
+        /// Appends the paragraph's segments: the clusters between two break opportunities, with the
+        /// width of their content and of the white space that hangs after it.
+        private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
+                                             firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>) {
             var segmentStart = 0
             for i in 1...itemized.count {
                 let atEnd = i == itemized.count
@@ -156,8 +200,8 @@ struct Preparer {
                 for c in contentEnd..<i { hanging += Int(clusters[firstCluster + c].advance) }
                 for c in segmentStart..<i where clusters[firstCluster + c].flags.contains(.tab) { segmentHasTab = true }
                 segments.append(Segment(
-                    byteStart: base + Int32(itemized[segmentStart].start),
-                    byteEnd: base + Int32(atEnd ? count : itemized[i].start),
+                    byteStart: Int32(base + itemized[segmentStart].start),
+                    byteEnd: Int32(base + (atEnd ? byteCount : itemized[i].start)),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
