@@ -13,13 +13,16 @@ enum Fixtures {
     }()
 
     /// The multilingual corpus: one text per line, with `\n`, `\r`, `\t`, `\\` and `\uXXXX` escapes.
-    static let corpus: [String] = {
-        let path = root + "/Tests/Corpus/multilingual.txt"
+    static let corpus = corpus(named: "multilingual.txt")
+
+    /// A corpus file of Tests/Corpus, in the multilingual corpus's format.
+    static func corpus(named name: String) -> [String] {
+        let path = root + "/Tests/Corpus/" + name
         guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
             fatalError("cannot read \(path)")
         }
         return contents.split(separator: "\n", omittingEmptySubsequences: true).map { unescape(String($0)) }
-    }()
+    }
 
     static func unescape(_ line: String) -> String {
         var out = String.UnicodeScalarView()

@@ -43,7 +43,7 @@ struct Preparer {
         let builder = try outcome.get()
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
                             segments: builder.segments, clusters: builder.clusters,
-                            tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
+                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
     }
 
     /// Refuses a text of more than ``maximumByteCount`` UTF-8 bytes.
@@ -88,6 +88,7 @@ struct Preparer {
     private struct Builder {
         var segments: [Segment] = []
         var clusters: [PreparedCluster] = []
+        var lineStartAdjusts: [LineStartAdjust] = []
         var hasTab = false
 
         mutating func add(paragraph range: Range<Int>, _ context: Context) throws(TextMeasureError) {
@@ -130,6 +131,7 @@ struct Preparer {
             }
             // ...and are spread over the grapheme clusters each covers.
             distributeAdvances(byteCount: count, firstCluster: firstCluster, scratch: scratch)
+            measureBreaksInsideShapedClusters(bytes, firstCluster: firstCluster, context)
 
             // 4. Segments between break opportunities; trailing spaces hang.
             appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags)
@@ -181,6 +183,79 @@ struct Preparer {
                 }
                 clusters[last].breakAdjust = output.breakAdjust[byte]
                 byte = end
+            }
+        }
+
+        /// The longest HarfBuzz cluster whose pieces are shaped again (see below), and the longest
+        /// neighbouring cluster taken into the pieces: ligatures and the clusters around them are short.
+        static let maximumReshapedBytes = 64
+
+        /// Where a HarfBuzz cluster spans several grapheme clusters (a ligature: "fi", "ffi", Arabic
+        /// lam-alef), a line may end or start between them, and then draws the pieces of the ligature
+        /// on their own, as Pango does: it shapes the text of a broken item again, with the paragraph
+        /// as context (so Arabic keeps its joined forms, but the ligature is undone).
+        ///
+        /// For each grapheme boundary `b` inside such a cluster `H`, two pieces are shaped here, so that
+        /// layout stays arithmetic:
+        /// - the *head*, from the start of the cluster before `H` to `b`: what a line ending at `b`
+        ///   draws there. The cluster before `b` gets `breakAdjust` = head − its in-context advances.
+        /// - the *tail*, from `b` to the end of the cluster after `H`: what a line starting at `b`
+        ///   draws there. The cluster at `b` gets a ``LineStartAdjust`` = tail − its in-context advances
+        ///   (less the break adjustment at the tail's end, which layout adds when the line ends there).
+        /// A line both starting and ending inside one ligature (its middle "f" of "ffi", at a width of
+        /// one glyph) is approximated by the two.
+        private mutating func measureBreaksInsideShapedClusters(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
+                                                                _ context: Context) {
+            let scratch = context.scratch
+            let output = scratch.shaperOutput
+            let itemized = scratch.clusters
+            let limit = Self.maximumReshapedBytes
+            for run in scratch.runs {
+                var start = run.start
+                while start < run.end {
+                    var end = start + 1
+                    while end < run.end && !output.isClusterStart[end] { end += 1 }
+                    defer { start = end }
+                    let first = Int(scratch.clusterAtByte[start]), last = Int(scratch.clusterAtByte[end - 1])
+                    guard last > first, end - start <= limit, output.isClusterStart[start] else { continue }
+                    // The neighbouring HarfBuzz clusters in the run, when short.
+                    var before = start
+                    while before > run.start && start - before < limit {
+                        before -= 1
+                        if output.isClusterStart[before] { break }
+                    }
+                    if !output.isClusterStart[before] { before = start }
+                    var after = end
+                    if end < run.end {
+                        var next = end + 1
+                        while next < run.end && !output.isClusterStart[next] && next - end <= limit { next += 1 }
+                        if next - end <= limit { after = next }
+                    }
+                    // In-context advances: the cluster's parts as `distributeAdvances` shared them.
+                    let parts = last - first + 1
+                    let share = output.advance[start] / parts
+                    let remainder = output.advance[start] - share * parts
+                    func inContext(parts range: Range<Int>) -> Int {
+                        range.reduce(0) { $0 + share + ($1 == 0 ? remainder : 0) }
+                    }
+                    let beforeAdvance = before < start ? output.advance[before] : 0
+                    let afterAdvance = after > end ? output.advance[end] : 0
+                    let endAdjust = Int(output.breakAdjust[after > end ? end : start])
+                    let font = context.fonts[run.font]
+                    for k in (first + 1)...last {
+                        let boundary = itemized[k].start
+                        let head = Shaper.advance(of: before..<boundary, in: bytes, run: run, font: font, scratch: scratch)
+                        clusters[firstCluster + k - 1].breakAdjust =
+                            Int32(clamping: head - beforeAdvance - inContext(parts: 0..<(k - first)))
+                        let tail = Shaper.advance(of: boundary..<after, in: bytes, run: run, font: font, scratch: scratch)
+                        let adjust = tail - inContext(parts: (k - first)..<parts) - afterAdvance - endAdjust
+                        if adjust != 0 {
+                            clusters[firstCluster + k].flags.insert(.adjustsLineStart)
+                            lineStartAdjusts.append(LineStartAdjust(cluster: Int32(firstCluster + k),
+                                                                    adjust: Int32(clamping: adjust)))
+                        }
+                    }
+                }
             }
         }
 

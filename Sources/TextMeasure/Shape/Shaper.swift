@@ -24,10 +24,10 @@ enum Shaper {
     /// of its glyphs' advances, clearing what an earlier shaping of the same bytes left there.
     ///
     /// The break adjustment is how much wider a cluster is when a line ends right after it: HarfBuzz
-    /// applies pair kerning to the first glyph of the pair, and a line broken between the two is shaped
-    /// without the pair (Pango reshapes both sides of a break). It is the difference between the nominal
-    /// and the positioned advance of the cluster's last glyph, for left-to-right runs (right-to-left
-    /// scripts here break only at spaces, where it does not matter), clamped to 32 bits.
+    /// applies pair kerning to the first glyph of the pair in logical order, in both directions, and a
+    /// line broken between the two is shaped without the pair (Pango reshapes both sides of a break).
+    /// It is the difference between the nominal and the positioned advance of the cluster's logically
+    /// last glyph, clamped to 32 bits.
     /// `font` is an immutable `hb_font_t` (see ``HBFont``), passed as a raw pointer so that two threads
     /// shaping with the same font do not contend on its reference count.
     static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, scratch: PrepareScratch,
@@ -50,8 +50,10 @@ enum Shaper {
             if hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 {
                 output.isUnsafe[cluster] = true
             }
-            let isLastOfCluster = i + 1 == count || infos[i + 1].cluster != infos[i].cluster
-            if isLTR && isLastOfCluster && positions[i].x_advance != 0 {
+            // The cluster's last glyph in logical order: right-to-left glyphs come in visual order.
+            let isLastOfCluster = isLTR ? i + 1 == count || infos[i + 1].cluster != infos[i].cluster
+                                        : i == 0 || infos[i - 1].cluster != infos[i].cluster
+            if isLastOfCluster && positions[i].x_advance != 0 {
                 let nominal = hb_font_get_glyph_h_advance(font, infos[i].codepoint)
                 output.breakAdjust[cluster] = Int32(clamping: Int(nominal) - Int(positions[i].x_advance))
             }
