@@ -105,6 +105,7 @@ struct Itemizer {
     }
 
     /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
+    @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
                         to clusters: inout [Cluster]) {
         let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)

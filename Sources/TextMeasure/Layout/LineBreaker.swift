@@ -56,12 +56,17 @@ struct LineBreaker {
         /// Whether white space hangs after the content only because the content fits (a narrower width
         /// would push it to the next line).
         var hangsBecauseContentFits = false
+        /// Whether the line holds anything yet (a closed line is not open until something starts one).
+        var isOpen = false
 
         /// The line's width as drawn: white space excluded, lost kerning included.
         var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
 
+        init() {}
+
         init(start: Int32) {
             self.start = start
+            isOpen = true
         }
 
         mutating func addContent(width: Int, endAdjust: Int, clusters: Int) {
@@ -95,7 +100,9 @@ struct LineBreaker {
         let maxLines: Int
         let record: ((LineRecord) -> Void)?
         var outcome = Outcome()
-        var line: OpenLine?
+        /// The line being filled, when `line.isOpen` (kept in place, not as an optional: layout
+        /// mutates it for every segment).
+        var line = OpenLine()
 
         init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?) {
             self.prepared = prepared
@@ -114,9 +121,8 @@ struct LineBreaker {
                 if segment.hanging > 0 || (segment.hasTab && Int(segment.contentEnd) < clusterEnd) {
                     guard hangSpace(of: segment, clusterEnd: clusterEnd) else { return }
                 }
-                var current = line ?? OpenLine(start: segment.byteStart)   // an empty paragraph
-                current.end = segment.byteEnd
-                line = current
+                if !line.isOpen { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
+                line.end = segment.byteEnd
                 if segment.isMandatoryBreak {
                     guard close(change: nil, moreFollows: index + 1 < segments.count) else { return }
                 }
@@ -126,15 +132,16 @@ struct LineBreaker {
 
         /// Puts a segment's visible content on the open line, else on a new line, broken between
         /// clusters if no line can hold it. Returns false when the line limit stopped the layout.
+        @inline(__always)
         mutating func place(_ segment: Segment) -> Bool {
-            var content = contentWidth(of: segment, at: line?.advance ?? 0)
+            let x = line.isOpen ? line.advance : 0
+            var content = contentWidth(of: segment, at: x)
             let contentEnd = prepared.clusters[Int(segment.contentEnd) - 1].end
-            if var current = line {
-                let needed = current.advance + content + segment.endAdjust
+            if line.isOpen {
+                let needed = line.advance + content + segment.endAdjust
                 if needed <= width {
-                    current.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
-                    current.end = contentEnd
-                    line = current
+                    line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+                    line.end = contentEnd
                     return true
                 }
                 guard close(change: needed, moreFollows: true) else { return false }
@@ -145,26 +152,26 @@ struct LineBreaker {
             if lead + content + segment.endAdjust > width && segment.contentClusterCount > 1 {
                 return breakClusters(of: segment)
             }
-            var current = OpenLine(start: segment.byteStart)
-            current.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
-            current.end = contentEnd
-            line = current
+            line = OpenLine(start: segment.byteStart)
+            line.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+            line.end = contentEnd
             return true
         }
 
         /// Adds the white space after a segment's content to the open line, where it hangs, or starts
         /// a line with it. Returns false when the line limit stopped the layout.
+        @inline(__always)
         mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
             let spaceIndex = Int(segment.contentEnd)
             let space = prepared.clusters[spaceIndex].flags
-            if let current = line, current.visibleWidth > width, !space.contains(.startsRun) {
+            if line.isOpen, line.visibleWidth > width, !space.contains(.startsRun) {
                 // Space cannot hang after a cluster that already overflows.
-                guard close(change: current.visibleWidth, moreFollows: true) else { return false }
+                guard close(change: line.visibleWidth, moreFollows: true) else { return false }
             }
-            var current = line ?? OpenLine(start: prepared.clusters[spaceIndex].start)
-            let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: current.advance) : segment.hanging
-            current.addSpace(hanging, startsRun: space.contains(.startsRun))
-            line = current
+            if !line.isOpen { line = OpenLine(start: prepared.clusters[spaceIndex].start) }
+            let x = line.advance
+            let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
+            line.addSpace(hanging, startsRun: space.contains(.startsRun))
             return true
         }
 
@@ -192,7 +199,8 @@ struct LineBreaker {
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
         /// width at which this line would have taken in what follows it.
         mutating func close(change: Int?, moreFollows: Bool) -> Bool {
-            guard let current = line else { return true }
+            guard line.isOpen else { return true }
+            let current = line
             let visible = current.visibleWidth
             outcome.lineCount += 1
             outcome.widestLine = max(outcome.widestLine, visible)
@@ -202,7 +210,7 @@ struct LineBreaker {
             }
             if let change { outcome.changeWidth = min(outcome.changeWidth, change) }
             record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
-            line = nil
+            line.isOpen = false
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
                 outcome.isTruncated = true
                 return false

@@ -23,6 +23,8 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceKeys: [ShapeCache.Key?] = []
     var pieceShapes: [ShapeCache.Shape?] = []
     var shapedPieces: [(ShapeCache.Key, ShapeCache.Shape)] = []
+    /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
+    var ligatures: [Range<Int>] = []
     /// Pieces of over-long grapheme clusters shaped during the current preparation.
     var cutPieces = CutPieceShapes()
     /// Shape plans by face and segment properties, looked up once per thread (see `shapePlan`).

@@ -7,6 +7,14 @@ struct Preparer {
     let selector: FontSelector
     /// Shaped pieces reused across texts; nil shapes every run afresh.
     let shapeCache: ShapeCache?
+    /// Broken ligatures' pieces measured across texts; there when `shapeCache` is.
+    let ligatureBreaks: LigatureBreakCache?
+
+    init(selector: FontSelector, shapeCache: ShapeCache?) {
+        self.selector = selector
+        self.shapeCache = shapeCache
+        ligatureBreaks = shapeCache == nil ? nil : LigatureBreakCache()
+    }
 
     /// The longest text prepared, in UTF-8 bytes: byte offsets and cluster counts are stored in 32 bits,
     /// and ICU and HarfBuzz take 32-bit lengths.
@@ -27,7 +35,7 @@ struct Preparer {
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
                 let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.pointer),
-                                      shapeCache: shapeCache, scratch: scratch)
+                                      shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes) { start, end in
                     guard failure == nil else { return }
@@ -78,6 +86,7 @@ struct Preparer {
         /// The cascade's `hb_font_t`s at the style's scale (kept alive by their ``FontFace``).
         let fonts: [OpaquePointer]
         let shapeCache: ShapeCache?
+        let ligatureBreaks: LigatureBreakCache?
         let scratch: PrepareScratch
     }
 
@@ -141,9 +150,10 @@ struct Preparer {
         private mutating func appendClusters(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
                                              bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch) {
             clusters.reserveCapacity(clusters.count + itemized.count)
+            let clusterAtByte = scratch.clusterAtByte
             for (i, cluster) in itemized.enumerated() {
                 let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
-                for byte in cluster.start..<end { scratch.clusterAtByte[byte] = Int32(i) }
+                for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
                     clusterFlags.insert(.startsRun)
@@ -165,26 +175,40 @@ struct Preparer {
         /// several grapheme clusters shares its advance evenly between them (as Pango does for its first
         /// estimate), and a grapheme cluster holding several HarfBuzz clusters takes their sum, clamped
         /// to 32 bits (±2^31 units, two million pixels: more than any cluster at any size allowed).
+        /// The ligatures are listed in `scratch.ligatures` for `measureBreaksInsideShapedClusters`.
         private mutating func distributeAdvances(byteCount: Int, firstCluster: Int, scratch: PrepareScratch) {
             let output = scratch.shaperOutput
-            var byte = 0
-            while byte < byteCount {
-                var end = byte + 1
-                while end < byteCount && !output.isClusterStart[end] { end += 1 }
-                let first = firstCluster + Int(scratch.clusterAtByte[byte])
-                let last = firstCluster + Int(scratch.clusterAtByte[end - 1])
-                let advance = output.advance[byte]
-                let parts = last - first + 1
-                let share = advance / parts
-                var remainder = advance - share * parts
-                for c in first...last {
-                    clusters[c].advance = Int32(clamping: Int(clusters[c].advance) + share + remainder)
-                    remainder = 0
+            let clusterAtByte = scratch.clusterAtByte
+            var ligatures = scratch.ligatures
+            scratch.ligatures = []
+            ligatures.removeAll(keepingCapacity: true)
+            clusters.withUnsafeMutableBufferPointer { clusters in
+                var byte = 0
+                while byte < byteCount {
+                    var end = byte + 1
+                    while end < byteCount && !output.isClusterStart[end] { end += 1 }
+                    let first = firstCluster + Int(clusterAtByte[byte])
+                    let last = firstCluster + Int(clusterAtByte[end - 1])
+                    let advance = output.advance[byte]
+                    if last == first {
+                        clusters[first].advance = Int32(clamping: Int(clusters[first].advance) + advance)
+                    } else {
+                        ligatures.append(byte..<end)
+                        let parts = last - first + 1
+                        let share = advance / parts
+                        var remainder = advance - share * parts
+                        for c in first...last {
+                            clusters[c].advance = Int32(clamping: Int(clusters[c].advance) + share + remainder)
+                            remainder = 0
+                        }
+                    }
+                    clusters[last].breakAdjust = output.breakAdjust[byte]
+                    byte = end
                 }
-                clusters[last].breakAdjust = output.breakAdjust[byte]
-                byte = end
             }
+            scratch.ligatures = ligatures
         }
+
 
         /// The longest HarfBuzz cluster whose pieces are shaped again (see below), and the longest
         /// neighbouring cluster taken into the pieces: ligatures and the clusters around them are short.
@@ -210,59 +234,74 @@ struct Preparer {
             let output = scratch.shaperOutput
             let itemized = scratch.clusters
             let limit = Self.maximumReshapedBytes
-            for run in scratch.runs {
-                var start = run.start
-                while start < run.end {
-                    var end = start + 1
-                    while end < run.end && !output.isClusterStart[end] { end += 1 }
-                    defer { start = end }
-                    let first = Int(scratch.clusterAtByte[start]), last = Int(scratch.clusterAtByte[end - 1])
-                    guard last > first, end - start <= limit, output.isClusterStart[start] else { continue }
-                    // The neighbouring HarfBuzz clusters in the run, when short.
-                    var before = start
-                    while before > run.start && start - before < limit {
-                        before -= 1
-                        if output.isClusterStart[before] { break }
-                    }
-                    if !output.isClusterStart[before] { before = start }
-                    var after = end
-                    if end < run.end {
-                        var next = end + 1
-                        while next < run.end && !output.isClusterStart[next] && next - end <= limit { next += 1 }
-                        if next - end <= limit { after = next }
-                    }
-                    // In-context advances: the cluster's parts as `distributeAdvances` shared them.
-                    let parts = last - first + 1
-                    let share = output.advance[start] / parts
-                    let remainder = output.advance[start] - share * parts
-                    func inContext(parts range: Range<Int>) -> Int {
-                        range.reduce(0) { $0 + share + ($1 == 0 ? remainder : 0) }
-                    }
-                    let beforeAdvance = before < start ? output.advance[before] : 0
-                    let afterAdvance = after > end ? output.advance[end] : 0
-                    let endAdjust = Int(output.breakAdjust[after > end ? end : start])
-                    let font = context.fonts[run.font]
-                    for k in (first + 1)...last {
-                        let boundary = itemized[k].start
-                        let head = Shaper.advance(of: before..<boundary, in: bytes, run: run, font: font, scratch: scratch)
-                        clusters[firstCluster + k - 1].breakAdjust =
-                            Int32(clamping: head - beforeAdvance - inContext(parts: 0..<(k - first)))
-                        let tail = Shaper.advance(of: boundary..<after, in: bytes, run: run, font: font, scratch: scratch)
-                        let adjust = tail - inContext(parts: (k - first)..<parts) - afterAdvance - endAdjust
-                        if adjust != 0 {
-                            clusters[firstCluster + k].flags.insert(.adjustsLineStart)
-                            lineStartAdjusts.append(LineStartAdjust(cluster: Int32(firstCluster + k),
-                                                                    adjust: Int32(clamping: adjust)))
-                        }
+            var runIndex = 0
+            for ligature in scratch.ligatures {
+                let start = ligature.lowerBound, end = ligature.upperBound
+                while scratch.runs[runIndex].end <= start { runIndex += 1 }
+                let run = scratch.runs[runIndex]
+                guard end <= run.end, end - start <= limit, output.isClusterStart[start] else { continue }
+                let first = Int(scratch.clusterAtByte[start]), last = Int(scratch.clusterAtByte[end - 1])
+                // The neighbouring HarfBuzz clusters in the run, when short.
+                var before = start
+                while before > run.start && start - before < limit {
+                    before -= 1
+                    if output.isClusterStart[before] { break }
+                }
+                if !output.isClusterStart[before] { before = start }
+                var after = end
+                if end < run.end {
+                    var next = end + 1
+                    while next < run.end && !output.isClusterStart[next] && next - end <= limit { next += 1 }
+                    if next - end <= limit { after = next }
+                }
+                // In-context advances: the cluster's parts as `distributeAdvances` shared them.
+                let parts = last - first + 1
+                let share = output.advance[start] / parts
+                let remainder = output.advance[start] - share * parts
+                func inContext(parts range: Range<Int>) -> Int {
+                    range.reduce(0) { $0 + share + ($1 == 0 ? remainder : 0) }
+                }
+                let beforeAdvance = before < start ? output.advance[before] : 0
+                let afterAdvance = after > end ? output.advance[end] : 0
+                let endAdjust = Int(output.breakAdjust[after > end ? end : start])
+                let font = context.fonts[run.font]
+                for k in (first + 1)...last {
+                    let boundary = itemized[k].start
+                    let widths = Self.pieceWidths(window: before..<after, boundary: boundary, of: bytes, run: run,
+                                                  font: font, context)
+                    clusters[firstCluster + k - 1].breakAdjust =
+                        Int32(clamping: widths.head - beforeAdvance - inContext(parts: 0..<(k - first)))
+                    let adjust = widths.tail - inContext(parts: (k - first)..<parts) - afterAdvance - endAdjust
+                    if adjust != 0 {
+                        clusters[firstCluster + k].flags.insert(.adjustsLineStart)
+                        lineStartAdjusts.append(LineStartAdjust(cluster: Int32(firstCluster + k),
+                                                                adjust: Int32(clamping: adjust)))
                     }
                 }
             }
+        }
+
+        /// The advances of `window` before and after `boundary`, each shaped on its own (through the
+        /// measurer's cache of broken ligatures).
+        private static func pieceWidths(window: Range<Int>, boundary: Int, of bytes: UnsafeBufferPointer<UInt8>,
+                                        run: Run, font: OpaquePointer, _ context: Context) -> LigatureBreakCache.Widths {
+            let cache = run.startsInsideGrapheme ? nil : context.ligatureBreaks
+            let key = cache == nil ? nil
+                : LigatureBreakCache.key(window: window, boundary: boundary, of: bytes, run: run, font: font)
+            if let key, let widths = cache?.widths(for: key) { return widths }
+            let scratch = context.scratch
+            let widths = LigatureBreakCache.Widths(
+                head: Shaper.advance(of: window.lowerBound..<boundary, in: bytes, run: run, font: font, scratch: scratch),
+                tail: Shaper.advance(of: boundary..<window.upperBound, in: bytes, run: run, font: font, scratch: scratch))
+            if let key { cache?.store(widths, for: key) }
+            return widths
         }
 
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
         /// width of their content and of the white space that hangs after it.
         private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
                                              firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>) {
+            let clusters = self.clusters
             var segmentStart = 0
             for i in 1...itemized.count {
                 let atEnd = i == itemized.count
