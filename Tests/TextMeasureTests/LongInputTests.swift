@@ -31,6 +31,28 @@ struct LongInputTests {
         #expect(abs(wide.widestLineWidth - Double(total) / 1024) < 0.001)
     }
 
+    /// At the largest size allowed, tabs, marks, emoji and ligatures lay out without trapping or
+    /// wrapping, at widths from one pixel to a billion: line widths are never negative and line
+    /// counts never grow with the width.
+    @Test func largeSizesLayOutSanely() throws {
+        let texts = [String(repeating: "\t", count: 2_000) + "x",
+                     "a" + String(repeating: "\u{0301}", count: 1_000),
+                     String(repeating: "👨\u{200D}👩\u{200D}👧\u{200D}👦 ", count: 200),
+                     String(repeating: "official waffle ", count: 200),
+                     String(repeating: "الاستراتيجيات ", count: 100)]
+        for text in texts {
+            let prepared = try measurer.prepare(text, style: TextStyle(size: 10_000))
+            var previous = Int.max
+            for exponent in 0...9 {
+                let width = Double(1 << (exponent * 3))
+                let result = try prepared.layout(width: min(width, 1e9))
+                #expect(result.lines.allSatisfy { $0.width >= 0 }, "\(text.prefix(10)) at \(width)")
+                #expect(result.lineCount <= previous, "\(text.prefix(10)) at \(width)")
+                previous = result.lineCount
+            }
+        }
+    }
+
     /// Grapheme clusters are cut as Unicode's Stream-Safe Text Format asks (at most 30 non-starters in a
     /// row) and at 32 characters; shorter clusters, the longest emoji sequences among them, stay whole.
     @Test func overLongClustersAreCut() throws {

@@ -60,13 +60,15 @@ struct Preparer {
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
-    /// font); Pango's own fallback, 50 px, if none has.
+    /// font); Pango's own fallback, 50 px, if none has. At most 2^31 − 1 units (two million pixels),
+    /// so that a tab, like any cluster, advances less than 2^32 and no line of fewer than 2^31
+    /// clusters can overflow 64 bits.
     static func tabStop(_ fonts: [HBFont]) -> Int {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
             let advance = Int(hb_font_get_glyph_h_advance(font.pointer, glyph))
-            if advance > 0 { return 8 * advance }
+            if advance > 0 { return min(8 * advance, Int(Int32.max)) }
         }
         return 50 * 1024
     }
