@@ -140,7 +140,8 @@ struct Preparer {
                     Shaper.shape(run, of: bytes, font: font, scratch: scratch, output: output)
                 }
             }
-            // ...and are spread over the grapheme clusters each covers.
+            // ...and are spread over the grapheme clusters each covers; where a ligature covers several,
+            // its pieces are shaped again for lines that end or start inside it.
             distributeAdvances(byteCount: count, firstCluster: firstCluster, scratch: scratch)
             measureBreaksInsideShapedClusters(bytes, firstCluster: firstCluster, context)
 
