@@ -27,6 +27,11 @@ public struct ItemPath: Hashable, Comparable, Sendable {
 
     /// Whether `lhs` comes before `rhs` in the list: an earlier section, or the same section and an
     /// earlier item.
+    ///
+    /// - Parameters:
+    ///   - lhs: A path.
+    ///   - rhs: Another path.
+    /// - Returns: `true` when `lhs` comes first.
     @inlinable
     public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
         lhs.section != rhs.section ? lhs.section < rhs.section : lhs.item < rhs.item

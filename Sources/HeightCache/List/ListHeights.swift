@@ -47,6 +47,7 @@ import TextMeasure
 /// `@Sendable`.
 public final class ListHeights<SectionID: Hashable & Sendable, Item: Identifiable & Hashable & Sendable>: Sendable
 where Item.ID: Sendable {
+    /// The snapshots this list lays out.
     public typealias Snapshot = ListSnapshot<SectionID, Item>
 
     /// When rows are measured.

@@ -204,6 +204,10 @@ extension ListSnapshot: Equatable {
     /// Whether two snapshots hold the same sections with the same items (identifiers and contents) in
     /// the same order.
     ///
+    /// - Parameters:
+    ///   - lhs: A snapshot.
+    ///   - rhs: Another snapshot.
+    /// - Returns: `true` when the snapshots hold the same sections and items.
     /// - Complexity: O(*n*) where *n* is the number of items; O(1) for copies of one snapshot.
     public static func == (lhs: ListSnapshot, rhs: ListSnapshot) -> Bool {
         lhs.sections == rhs.sections

@@ -36,6 +36,7 @@ import TextMeasure
 /// **Sendable**: mutable state lives in a `Locked`; the closure is `@Sendable`.
 public final class ListUpdater<SectionID: Hashable & Sendable, Item: Identifiable & Hashable & Sendable, C: Clock>: Sendable
 where Item.ID: Sendable, C.Duration == Duration {
+    /// The snapshots submitted to the updater.
     public typealias Snapshot = ListSnapshot<SectionID, Item>
 
     struct State: Sendable {

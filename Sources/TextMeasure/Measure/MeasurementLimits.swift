@@ -27,6 +27,9 @@ public enum MeasurementLimits {
     public static let textBytes: ClosedRange<Int> = 0...(Int(Int32.max) - 1)
 
     /// Whether `width` is a width the package measures at.
+    ///
+    /// - Parameter width: A width in pixels.
+    /// - Returns: `true` when `width` is in ``width``; `false` for NaN and the infinities.
     @inlinable
     public static func isValid(width: Double) -> Bool {
         MeasurementLimits.width.contains(width)   // NaN is in no range
