@@ -125,7 +125,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
         /// Entries per model hash: a model with none skips probing the retained widths.
         @usableFromInline var entriesByModelHash: [Int: Int] = [:]
@@ -227,17 +227,32 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// The exact height of `model`'s row at `width`: from the cache, or measured now and cached.
     ///
-    /// `width` must be a finite number greater than 0 (a precondition, like an array index).
+    /// - Parameters:
+    ///   - model: The row's model.
+    ///   - width: The row's width in pixels. It must lie in `MeasurementLimits.width` (a precondition,
+    ///     like an array index: check widths that come from outside with
+    ///     `MeasurementLimits.isValid(width:)` or use ``cachedHeight(for:width:)``, which never traps).
+    /// - Returns: The height in pixels.
+    /// - Complexity: A hit is one hash look-up under the lock; a miss measures the row once, however
+    ///   many threads ask for it at the same time.
     @inlinable
     public func height(for model: Model, width: Double) -> Double {
         measurement(for: model, width: width).height
     }
 
     /// The full measurement of `model`'s row at `width`, cached like ``height(for:width:)``.
+    ///
+    /// - Parameters:
+    ///   - model: The row's model.
+    ///   - width: The row's width in pixels, in `MeasurementLimits.width` (a precondition).
+    /// - Returns: The row's height, line count, truncation and the widths over which it holds.
     @inlinable
     public func measurement(for model: Model, width: Double) -> RowMeasurement {
-        precondition(width.isFinite && width > 0, "HeightCache: width must be a finite number greater than 0, got \(width)")
-        let key = Key(width: Self.widthKey(width), model: model)
+        guard let units = MeasurementLimits.unitsIfValid(width: width) else {
+            preconditionFailure("HeightCache: width \(width) is out of range: must be a finite number from "
+                                + "\(MeasurementLimits.width.lowerBound) to \(MeasurementLimits.width.upperBound)")
+        }
+        let key = Key(width: units, model: model)
         // The common case, inlined into the caller so that it is specialized for `Model`: a hit at
         // the width used last. Everything else (other widths, range reuse, misses) goes the long way.
         let hit = state.withLock { state -> RowMeasurement? in
@@ -306,8 +321,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// The cached height at `width` (or one valid there), without measuring or estimating.
     public func cachedHeight(for model: Model, width: Double) -> Double? {
-        guard width.isFinite, width > 0 else { return nil }
-        let key = Key(width: Self.widthKey(width), model: model)
+        guard let units = MeasurementLimits.unitsIfValid(width: width) else { return nil }
+        let key = Key(width: units, model: model)
         return state.withLock { Self.cached(key, width: width, in: &$0)?.height }
     }
 
@@ -317,12 +332,14 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// With a row layout the estimate comes from the texts' lengths and their scripts' typical
     /// advances, corrected by how measured rows compared with their estimates. `conservative: true`
     /// returns a height the row never exceeds (an upper bound from greedy line filling; see
-    /// ``TextMeasurer/estimate(_:style:width:)``), for callers that must not clip. Without a layout or
+    /// `TextMeasurer.estimate(_:style:width:)`), for callers that must not clip. Without a layout or
     /// an estimate closure, the estimate is the mean (conservative: the tallest) height measured at
     /// this width, or ``fallbackEstimate``.
     public func estimatedHeight(for model: Model, width: Double, conservative: Bool = false) -> Double {
-        guard width.isFinite, width > 0 else { return conservative ? .infinity : fallbackEstimate }
-        let key = Key(width: Self.widthKey(width), model: model)
+        guard let units = MeasurementLimits.unitsIfValid(width: width) else {
+            return conservative ? .infinity : fallbackEstimate
+        }
+        let key = Key(width: units, model: model)
         let known = state.withLock { state -> (cached: Double?, scale: Double, mean: Double?, tallest: Double?) in
             if let cached = Self.cached(key, width: width, in: &state) { return (cached.height, 1, nil, nil) }
             state.statistics.estimates += 1
@@ -369,12 +386,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     // MARK: Internals
-
-    /// Widths are keyed in 1/1024 px, the text engine's unit.
-    @inlinable
-    static func widthKey(_ width: Double) -> Int {
-        Int((width * 1024).rounded())
-    }
 
     /// An entry at this width, or at a retained width whose measurement holds here (copied to this
     /// width). Marks the width as in use.

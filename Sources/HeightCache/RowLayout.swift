@@ -71,8 +71,9 @@ public struct RowLayout<Model>: Sendable {
         self.elements = elements
     }
 
-    /// Widths below this are laid out as this (every line still holds one cluster).
-    static var narrowest: Double { 1.0 / 1024 }
+    /// Widths below this (or not a number, from insets that are not) are laid out as this: every line
+    /// still holds one cluster.
+    static var narrowest: Double { MeasurementLimits.width.lowerBound }
 
     /// Checks the text styles once, so that measuring can only fail on a bad width.
     func validate(with measurer: TextMeasurer) throws(TextMeasureError) {
@@ -112,7 +113,7 @@ public struct RowLayout<Model>: Sendable {
     /// The measurement and the part of its height that is text (for the cache's estimate learning).
     func measureWithTextHeight(_ model: Model, width: Double, texts: PreparedTextCache) throws(TextMeasureError)
         -> (measurement: RowMeasurement, textHeight: Double) {
-        guard width.isFinite, width > 0 else { throw .invalidWidth(width) }
+        try MeasurementLimits.check(width: width)
         var height = 0.0, textHeight = 0.0, lines = 0, truncated = false
         var range = 0.0..<Double.infinity
         var failure: TextMeasureError?
@@ -120,7 +121,7 @@ public struct RowLayout<Model>: Sendable {
             guard failure == nil else { return }
             guard let text, let style else { height += fixed; return }
             let available = width - horizontal
-            let clamped = available < Self.narrowest
+            let clamped = !(available >= Self.narrowest)
             do throws(TextMeasureError) {
                 let m = try texts.measure(text, style: style, width: clamped ? Self.narrowest : available, withLines: false)
                 height += m.height
@@ -139,7 +140,7 @@ public struct RowLayout<Model>: Sendable {
         return (RowMeasurement(height: total, validWidths: range, lineCount: lines, isTruncated: truncated), textHeight)
     }
 
-    /// Estimates `model`'s row at `width` without shaping (see ``TextMeasurer/estimate(_:style:width:)``).
+    /// Estimates `model`'s row at `width` without shaping (see `TextMeasurer.estimate(_:style:width:)`).
     public func estimate(_ model: Model, width: Double, measurer: TextMeasurer) -> HeightEstimate {
         estimateWithTextHeight(model, width: width, measurer: measurer).estimate
     }
@@ -151,7 +152,7 @@ public struct RowLayout<Model>: Sendable {
         var fixed = 0.0, text = 0.0, maximum = 0.0
         let visible = forEachVisible(model) { string, style, height, horizontal in
             guard let string, let style else { fixed += height; return }
-            let available = max(Self.narrowest, width - horizontal)
+            let available = width - horizontal >= Self.narrowest ? width - horizontal : Self.narrowest
             if let e = try? measurer.estimate(string, style: style, width: available) {
                 text += e.height
                 maximum += e.maximumHeight

@@ -106,28 +106,26 @@ package struct BatchProcessor: Sendable {
         guard case .string(let text) = textValue else { return Self.error("\"text\" must be a string", extras) }
         guard let widthValue = field.width else { return Self.error("missing field \"width\"", extras) }
         guard let width = Self.number(widthValue) else { return Self.error("\"width\" must be a number", extras) }
-        guard width.isFinite, width > 0 else { return Self.error("\"width\" must be a finite number greater than 0", extras) }
         var style = self.style
         if let sizeValue = field.size {
             guard let size = Self.number(sizeValue) else { return Self.error("\"size\" must be a number", extras) }
-            guard size.isFinite, size > 0 else { return Self.error("\"size\" must be a finite number greater than 0", extras) }
             style.size = size
         }
         if let maxLinesValue = field.maxLines {
             guard case .int(let maxLines) = maxLinesValue else {
                 return Self.error("\"maxLines\" must be an integer", extras)
             }
-            guard maxLines >= 0 else { return Self.error("\"maxLines\" must be 0 (unlimited) or more", extras) }
             style.maxLines = maxLines
         }
-        do {
-            _ = try measurer.lineHeight(for: style)   // the checks `TextStyle` itself makes (size range, ...)
+        // Ranges are the library's own (`MeasurementLimits`), checked before any work; what the
+        // measurement may still refuse (ICU failing on the text) is reported the same way.
+        let result: TextMeasurement
+        do throws(TextMeasureError) {
+            try MeasurementLimits.check(width: width)
+            try MeasurementLimits.check(style)
+            result = try texts.measure(TextKey(text), style: style, width: width, withLines: false)
         } catch {
-            return Self.error(error.description, extras)
-        }
-        // `lineHeight(for:)` validated the style and the guards above the width, so this cannot fail.
-        guard let result = try? texts.measure(TextKey(text), style: style, width: width, withLines: false) else {
-            preconditionFailure("batch item failed to measure after validation")
+            return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
         }
         return .measured(result, extras: extras)
     }

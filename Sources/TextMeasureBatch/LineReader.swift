@@ -14,13 +14,18 @@ package struct LineReader {
     /// Where each read lands before it is appended.
     private var block = [UInt8](repeating: 0, count: 1 << 16)
     private var atEnd = false
+    /// Why reading stopped early, reported once the lines read before it have been handed out.
+    private var failure: IOFailure?
 
     package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     /// The next lines, at most `maxLines` of them (fewer at the end of the input), or nil at its end.
-    package mutating func next(maxLines: Int) -> Lines? {
+    ///
+    /// - Throws: ``IOFailure`` when the descriptor cannot be read (a directory, say), once every line
+    ///   read before the failure has been returned.
+    package mutating func next(maxLines: Int) throws(IOFailure) -> Lines? {
         var bytes = pending
         pending = []
         var ranges: [Range<Int>] = []
@@ -43,6 +48,10 @@ package struct LineReader {
         }
         pending = Array(bytes[start...])
         bytes.removeSubrange(start...)
+        if ranges.isEmpty, let failure {
+            self.failure = nil
+            throw failure
+        }
         return ranges.isEmpty ? nil : Lines(bytes: bytes, ranges: ranges)
     }
 
@@ -55,6 +64,7 @@ package struct LineReader {
         }
     }
 
+    /// Appends the next block read; at the end of the input, or on a failure, sets `atEnd`.
     private mutating func fill(_ bytes: inout [UInt8]) {
         // From a file, room for the rest of it (up to 16 MiB) at once; from a pipe, room that doubles.
         // Growing by small steps would copy the input several times over, into fresh memory each time.
@@ -67,17 +77,18 @@ package struct LineReader {
         } else if spare < 1 << 16 {
             bytes.reserveCapacity(max(2 * bytes.capacity, bytes.count + (1 << 16)))
         }
-        let count = block.withUnsafeMutableBytes { raw -> Int in
+        let (count, code) = block.withUnsafeMutableBytes { raw -> (Int, Int32) in
             while true {
                 let read = Glibc.read(descriptor, raw.baseAddress!, raw.count)
                 if read < 0 && errno == EINTR { continue }
-                return read
+                return (read, read < 0 ? errno : 0)
             }
         }
         if count > 0 {
             bytes.append(contentsOf: block[..<count])
         } else {
             atEnd = true
+            if count < 0 { failure = IOFailure(operation: "read", code: code) }
         }
     }
 }

@@ -37,20 +37,28 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         // The first lines are read before waiting for the fonts, which may still be loading.
         var input = LineReader(descriptor: STDIN_FILENO)
-        var lines = input.next(maxLines: max(1, chunk))
+        let output = OutputWriter.standardOutput
+        let first = Result { () throws(IOFailure) -> Lines? in try input.next(maxLines: max(1, chunk)) }
         let measurer = try style.makeMeasurer()
-        let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts))
-        while let chunk = lines {
-            StandardStream.write(processor.process(chunk), to: STDOUT_FILENO)
-            lines = input.next(maxLines: max(1, self.chunk))
-        }
-        if stats {
-            let t = processor.texts.statistics
-            StandardStream.write("""
-                prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
-                shaped pieces: \(measurer.shapingStatistics.pieceHits) reused, \(measurer.shapingStatistics.pieceMisses) shaped, \(measurer.shapingStatistics.runsShapedWhole) runs shaped whole
+        do throws(IOFailure) {
+            var lines = try first.get()
+            let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts))
+            while let chunk = lines {
+                try output.write(processor.process(chunk))
+                lines = try input.next(maxLines: max(1, self.chunk))
+            }
+            if stats {
+                let t = processor.texts.statistics
+                let shaping = measurer.shapingStatistics
+                try OutputWriter.standardError.write("""
+                    prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
+                    shaped pieces: \(shaping.pieceHits) reused, \(shaping.pieceMisses) shaped, \(shaping.runsShapedWhole) runs shaped whole
 
-                """, to: STDERR_FILENO)
+                    """)
+            }
+        } catch {
+            // Input that cannot be read or output that cannot be written: the batch is incomplete.
+            throw CLIError(message: error.description)
         }
     }
 }

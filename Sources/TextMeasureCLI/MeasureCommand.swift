@@ -19,8 +19,10 @@ struct MeasureCommand: ParsableCommand {
     var text: String
 
     func validate() throws {
-        guard width.isFinite, width > 0 else {
-            throw ValidationError("--width must be a finite number greater than 0 (got \(width))")
+        do {
+            try MeasurementLimits.check(width: width)
+        } catch {
+            throw ValidationError(error.message(naming: StyleOptions.option))
         }
     }
 
@@ -30,7 +32,7 @@ struct MeasureCommand: ParsableCommand {
         do {
             result = try measurer.measure(text, style: style.style, width: width)
         } catch {
-            throw CLIError(message: error.description)
+            throw CLIError(message: error.message(naming: StyleOptions.option))
         }
         if json {
             var fields: [(String, JSONValue)] = [
@@ -55,8 +57,10 @@ struct MeasureCommand: ParsableCommand {
         }
     }
 
+    /// A number to three decimals, integers without ".0" (heights are at most a few billion pixels,
+    /// but the formatting does not depend on that).
     private func format(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
     }
 }

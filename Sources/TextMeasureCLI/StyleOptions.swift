@@ -21,16 +21,23 @@ struct StyleOptions: ParsableArguments {
     var lineHeightMultiple: Double?
 
     func validate() throws {
-        guard size.isFinite, size > 0 else { throw ValidationError("--size must be a finite number greater than 0 (got \(size))") }
-        guard maxLines >= 0 else { throw ValidationError("--max-lines must be 0 (unlimited) or more (got \(maxLines))") }
         if lineHeight != nil && lineHeightMultiple != nil {
             throw ValidationError("give either --line-height or --line-height-multiple, not both")
         }
-        if let lineHeight, !(lineHeight.isFinite && lineHeight >= 0) {
-            throw ValidationError("--line-height must be a finite number, 0 or more (got \(lineHeight))")
+        do {
+            try MeasurementLimits.check(style)
+        } catch {
+            throw ValidationError(error.message(naming: Self.option))
         }
-        if let lineHeightMultiple, !(lineHeightMultiple.isFinite && lineHeightMultiple >= 0) {
-            throw ValidationError("--line-height-multiple must be a finite number, 0 or more (got \(lineHeightMultiple))")
+    }
+
+    /// The command-line option for a field of ``MeasurementLimits`` (as ``TextMeasureError`` names it).
+    static func option(_ field: String) -> String {
+        switch field {
+        case "lineHeight": "--line-height"
+        case "lineHeightMultiple": "--line-height-multiple"
+        case "maxLines": "--max-lines"
+        default: "--" + field
         }
     }
 

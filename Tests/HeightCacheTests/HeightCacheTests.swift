@@ -181,3 +181,33 @@ struct PrefetchTests {
         #expect(cache.statistics.entries == 200)
     }
 }
+
+/// Widths are checked by the package's one rule (`MeasurementLimits`): the calls documented never to
+/// trap answer "nothing cached" and an estimate for any width, however large, small or not a number.
+@Suite("HeightCache widths")
+struct HeightCacheWidthTests {
+    @Test(arguments: [0, -1, 1e-300, 1e12, 1e20, 1e300, .infinity, .nan])
+    func lookupsNeverTrapOnWidthsOutOfRange(width: Double) throws {
+        let cache = HeightCache<String>(measure: { text, _ in Double(text.count) })
+        _ = cache.height(for: "abc", width: 100)
+        #expect(cache.cachedHeight(for: "abc", width: width) == nil)
+        #expect(cache.estimatedHeight(for: "abc", width: width) == cache.fallbackEstimate)
+        #expect(cache.estimatedHeight(for: "abc", width: width, conservative: true) == .infinity)
+
+        let row = RowLayout<String>(insets: RowInsets(all: 8), elements: [.text({ $0 }, style: TextStyle(size: 15))])
+        let rows = try HeightCache(layout: row, measurer: TextMeasurer())
+        #expect(rows.cachedHeight(for: "abc", width: width) == nil)
+        #expect(rows.estimatedHeight(for: "abc", width: width).isFinite)
+    }
+
+    /// A row narrower than its insets, or as wide as allowed, measures (the text is laid out at the
+    /// narrowest width the package allows, or at a billion pixels).
+    @Test func rowsAtTheEdgesOfTheWidthRange() throws {
+        let row = RowLayout<String>(insets: RowInsets(top: 2, leading: 40, bottom: 2, trailing: 40),
+                                    elements: [.text({ $0 }, style: TextStyle(size: 15))])
+        let cache = try HeightCache(layout: row, measurer: TextMeasurer())
+        #expect(cache.height(for: "ab", width: MeasurementLimits.width.lowerBound) > 0)
+        #expect(cache.height(for: "ab cd", width: MeasurementLimits.width.upperBound) > 0)
+        #expect(cache.height(for: "ab cd", width: 10) >= cache.height(for: "ab cd", width: 1e9))
+    }
+}

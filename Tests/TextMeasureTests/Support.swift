@@ -12,34 +12,10 @@ enum Fixtures {
         do { return try TextMeasurer() } catch { fatalError("bundled fonts: \(error)") }
     }()
 
-    /// The multilingual corpus: one text per line, with `\n`, `\r`, `\t`, `\\` and `\uXXXX` escapes.
+    /// The multilingual corpus (see `Corpus`).
     static let corpus: [String] = {
         let path = root + "/Tests/Corpus/multilingual.txt"
-        guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
-            fatalError("cannot read \(path)")
-        }
-        return contents.split(separator: "\n", omittingEmptySubsequences: true).map { unescape(String($0)) }
+        guard let texts = Corpus.load(from: path) else { fatalError("cannot read \(path)") }
+        return texts
     }()
-
-    static func unescape(_ line: String) -> String {
-        var out = String.UnicodeScalarView()
-        var scalars = line.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            guard scalar == "\\", let next = scalars.next() else {
-                out.append(scalar)
-                continue
-            }
-            switch next {
-            case "n": out.append("\n")
-            case "r": out.append("\r")
-            case "t": out.append("\t")
-            case "u":
-                var hex = ""
-                for _ in 0..<4 { if let h = scalars.next() { hex.unicodeScalars.append(h) } }
-                out.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
-            default: out.append(next)
-            }
-        }
-        return String(out)
-    }
 }

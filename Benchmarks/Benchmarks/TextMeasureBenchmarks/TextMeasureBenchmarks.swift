@@ -3,15 +3,12 @@ import Foundation
 import HeightCache
 import TextMeasure
 
-/// The multilingual corpus from the package's tests (one text per line, `\n`-style escapes).
+/// The multilingual corpus from the package's tests, read by the tests' own loader (`Corpus.swift`
+/// here is a link to Tests/TestSupport/Corpus.swift).
 private let corpus: [String] = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<4 { url.deleteLastPathComponent() }
-    let path = url.appendingPathComponent("Tests/Corpus/multilingual.txt").path
-    let contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    return contents.split(separator: "\n").map {
-        $0.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\r", with: "\r")
-    }
+    return Corpus.load(from: url.appendingPathComponent("Tests/Corpus/multilingual.txt").path) ?? []
 }()
 
 private let measurer = try! TextMeasurer()

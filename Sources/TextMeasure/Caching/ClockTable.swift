@@ -10,7 +10,7 @@
 /// Callers pass each key's hash (the piece keys carry theirs). Not thread-safe by itself: guarded by a
 /// ``Locked`` where shared.
 struct ClockTable<Key: Equatable, Value> {
-    private struct Entry {
+    fileprivate struct Entry {
         var hash: Int
         var referenced: Bool
         var key: Key
@@ -82,3 +82,7 @@ struct ClockTable<Key: Equatable, Value> {
         index.find(hash: hash) { entries[$0].hash == hash && entries[$0].key == key }
     }
 }
+
+// A value of arrays, sendable whenever its keys and values are.
+extension ClockTable: Sendable where Key: Sendable, Value: Sendable {}
+extension ClockTable.Entry: Sendable where Key: Sendable, Value: Sendable {}

@@ -5,9 +5,9 @@
 /// is stored once, in its entry, and a probe past a colliding bucket reads no entry. The table is a
 /// power of two in size, at least twice the number of entries (short probes).
 ///
-/// Usable from inlinable code so that ``LRUDictionary`` (public, inlinable) can be built on it.
+/// Usable from inlinable code so that ``LRUDictionary`` (package, inlinable) can be built on it.
 @usableFromInline
-struct HashIndex {
+struct HashIndex: Sendable {
     @usableFromInline var buckets: [UInt64] = []
 
     @inlinable

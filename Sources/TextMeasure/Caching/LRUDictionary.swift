@@ -5,9 +5,11 @@
 /// `Dictionary`: a key is stored once, in its node, and each bucket costs 8 bytes, so a cache of large
 /// keys neither doubles its memory nor copies its keys when the index grows.
 ///
-/// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Public and inlinable,
-/// like ``Locked``, so that generic caches built on it are specialized where they are used.
-public struct LRUDictionary<Key: Hashable, Value> {
+/// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Not public API:
+/// `package` and inlinable, like ``Locked``, so that generic caches built on it in the package's other
+/// modules are specialized where they are used.
+@usableFromInline
+package struct LRUDictionary<Key: Hashable, Value> {
     @usableFromInline
     struct Node {
         @usableFromInline var key: Key
@@ -35,7 +37,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
     @usableFromInline var oldest: Int32 = -1
 
     /// The most entries kept; inserting beyond it evicts the least recently used.
-    public var capacity: Int {
+    @usableFromInline package var capacity: Int {
         didSet { while count > capacity { _ = removeOldest() } }
     }
 
@@ -43,7 +45,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
     /// allocated up front (the operating system maps its pages as they are first written, so an
     /// unused reservation costs address space, not memory).
     @inlinable
-    public init(capacity: Int, reserving reserved: Int = 0) {
+    package init(capacity: Int, reserving reserved: Int = 0) {
         precondition(capacity > 0, "an LRU dictionary needs a capacity of at least 1")
         precondition(capacity < Int(Int32.max) / 4, "an LRU dictionary holds fewer than 2^29 entries")
         self.capacity = capacity
@@ -55,11 +57,11 @@ public struct LRUDictionary<Key: Hashable, Value> {
     }
 
     @inlinable
-    public var count: Int { entryCount }
+    package var count: Int { entryCount }
 
     /// The value for `key`, marking it most recently used.
     @inlinable
-    public mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let slot = find(key, hash: key.hashValue).node else { return nil }
         promote(slot)
         return nodes[Int(slot)].value
@@ -67,13 +69,13 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// The value for `key` without changing its recency.
     @inlinable
-    public func peek(_ key: Key) -> Value? {
+    package func peek(_ key: Key) -> Value? {
         find(key, hash: key.hashValue).node.map { nodes[Int($0)].value }
     }
 
     /// Stores `value` for `key` as the most recently used entry; returns the entries evicted to make room.
     @inlinable @discardableResult
-    public mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
+    package mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
         let hash = key.hashValue
         let found = find(key, hash: hash)
         if let slot = found.node {
@@ -109,7 +111,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// Removes the entry for `key`, returning its value.
     @inlinable @discardableResult
-    public mutating func removeValue(for key: Key) -> Value? {
+    package mutating func removeValue(for key: Key) -> Value? {
         guard let slot = find(key, hash: key.hashValue).node else { return nil }
         removeNode(slot)
         return nodes[Int(slot)].value
@@ -117,7 +119,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// Removes and returns the least recently used entry.
     @inlinable
-    public mutating func removeOldest() -> (key: Key, value: Value)? {
+    package mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0 else { return nil }
         let slot = oldest
         removeNode(slot)
@@ -134,7 +136,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
     }
 
     @inlinable
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         nodes.removeAll()
         free.removeAll()
         index.removeAll()
@@ -145,7 +147,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// Removes every entry whose key matches; returns their keys. O(n).
     @inlinable @discardableResult
-    public mutating func removeAll(where shouldRemove: (Key) -> Bool) -> [Key] {
+    package mutating func removeAll(where shouldRemove: (Key) -> Bool) -> [Key] {
         var removed: [Key] = []
         var slot = newest
         while slot >= 0 {
@@ -161,11 +163,11 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// The most recently used key.
     @inlinable
-    public var newestKey: Key? { newest >= 0 ? nodes[Int(newest)].key : nil }
+    package var newestKey: Key? { newest >= 0 ? nodes[Int(newest)].key : nil }
 
     /// The first key, from most to least recently used, for which `body` returns a value; that value.
     @inlinable
-    public func firstByRecency<R>(_ body: (Key) -> R?) -> R? {
+    package func firstByRecency<R>(_ body: (Key) -> R?) -> R? {
         var slot = newest
         while slot >= 0 {
             if let result = body(nodes[Int(slot)].key) { return result }
@@ -176,7 +178,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
 
     /// Keys from most to least recently used.
     @inlinable
-    public var keysByRecency: [Key] {
+    package var keysByRecency: [Key] {
         var keys: [Key] = []
         var slot = newest
         while slot >= 0 {
@@ -227,3 +229,7 @@ public struct LRUDictionary<Key: Hashable, Value> {
         if older >= 0 { nodes[Int(older)].newer = newer } else { oldest = newer }
     }
 }
+
+// A value of arrays, sendable whenever its keys and values are.
+extension LRUDictionary: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUDictionary.Node: Sendable where Key: Sendable, Value: Sendable {}

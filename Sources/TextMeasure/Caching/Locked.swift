@@ -5,18 +5,18 @@ import Darwin
 #endif
 
 /// State behind a `pthread_mutex_t`, reached only through ``withLock(_:)``. A building block of the
-/// package's caches, public (and inlinable) so that generic caches built on it are specialized in
-/// the code that uses them.
+/// package's caches, not package API: `package` (and usable from inlinable code) so that generic caches
+/// built on it in other modules of the package are specialized in the code that uses them.
 ///
 /// Used instead of `Synchronization.Mutex` because the thread sanitizer understands pthread mutexes
 /// (it intercepts them) but not Mutex's raw futex calls on Linux, which it reports as races. The cost
 /// is the same: an uncontended lock and unlock.
-public final class Locked<State>: @unchecked Sendable {
-    // @unchecked: `state` is only touched while `mutex` is held.
+@usableFromInline
+package final class Locked<State> {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline var state: State
 
-    public init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -37,9 +37,13 @@ public final class Locked<State>: @unchecked Sendable {
     }
 
     @inlinable
-    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
     }
 }
+
+// @unchecked: `state` is only touched while `mutex` is held, so sharing the box shares the state one
+// thread at a time; that is safe only for state that may itself move between threads.
+extension Locked: @unchecked Sendable where State: Sendable {}

@@ -66,7 +66,7 @@ public final class PreparedTextCache: Sendable {
     /// The same, for a text already wrapped in a ``TextKey``.
     public func measure(_ text: TextKey, style: TextStyle, width: Double, withLines: Bool = true)
         throws(TextMeasureError) -> TextMeasurement {
-        _ = try PreparedText.units(width: width)
+        try MeasurementLimits.check(width: width)
         return try prepared(text, style: style).layout(width: width, withLines: withLines)
     }
 

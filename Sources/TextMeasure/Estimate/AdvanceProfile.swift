@@ -162,7 +162,7 @@ extension TextMeasurer {
     /// shaping.
     public func estimate(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextEstimate {
         try style.validate()
-        _ = try PreparedText.units(width: width)
+        try MeasurementLimits.check(width: width)
         let profile = advanceProfile
         let lineHeight = try self.lineHeight(for: style)
         var lines = 0, maximumLines = 0
@@ -171,8 +171,13 @@ extension TextMeasurer {
 
         func endParagraph() {
             let typicalWidth = typical * style.size, maximumWidth = maximum * 1.15 * style.size
-            lines += max(1, Int((typicalWidth / (width * 0.93)).rounded(.up)))
-            maximumLines += max(1, min(Int((2 * maximumWidth / width).rounded(.down)) + 1, 2 * scalars))
+            // Both counts are capped at two lines per character (the bound's own ceiling) while still
+            // Doubles, so that no width or size converts out of Int's range, and the expected count
+            // never exceeds the bound.
+            let ceiling = Double(max(1, 2 * scalars))
+            let bound = max(1, Int(min((2 * maximumWidth / width).rounded(.down) + 1, ceiling)))
+            lines += min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
+            maximumLines += bound
             typical = 0
             maximum = 0
             scalars = 0

@@ -78,18 +78,23 @@ public final class FontFace: @unchecked Sendable {
             throw .unreadable(path: path, reason: "FreeType could not start")
         }
         defer { FT_Done_FreeType(library) }
+        // Index -1 asks only how many faces the file holds. The index is checked against that count
+        // before it is used: FreeType and HarfBuzz read its upper 16 bits as a named instance, so an
+        // index of 65,536 or more would silently pick face 0 (and one of 2^32 or more cannot be passed).
+        var probe: FT_Face?
+        let probed = FT_New_Face(library, path, -1, &probe)
+        if probed == 0, let probe {
+            let faceCount = Int(probe.pointee.num_faces)
+            FT_Done_Face(probe)
+            if faceIndex >= faceCount || faceIndex > 0xFFFF {
+                throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount)
+            }
+        }
         var face: FT_Face?
-        let error = FT_New_Face(library, path, FT_Long(faceIndex), &face)
+        let error = probed == 0 ? FT_New_Face(library, path, FT_Long(faceIndex), &face) : probed
         if error == 0, let face {
             FT_Done_Face(face)
             return
-        }
-        // Index -1 asks only how many faces the file holds: was the index out of range?
-        var probe: FT_Face?
-        if FT_New_Face(library, path, -1, &probe) == 0, let probe {
-            let faceCount = Int(probe.pointee.num_faces)
-            FT_Done_Face(probe)
-            if faceIndex >= faceCount { throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount) }
         }
         let message = cft_error_string(error).map { String(cString: $0) } ?? "FreeType error \(error)"
         throw .corrupt(path: path, reason: message)

@@ -73,7 +73,7 @@ public final class TextMeasurer: Sendable {
     /// Measures `text` in `style` at `width` pixels: lines, height, truncation and the range of widths
     /// over which the result holds.
     public func measure(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMeasurement {
-        _ = try PreparedText.units(width: width)   // refuse a bad width before shaping anything
+        try MeasurementLimits.check(width: width)   // refuse a bad width before shaping anything
         return try prepare(text, style: style).layout(width: width)
     }
 

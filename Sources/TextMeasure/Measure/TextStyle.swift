@@ -34,40 +34,8 @@ public struct TextStyle: Hashable, Sendable {
     /// The HarfBuzz scale for this size: 1/1024 px units, as Pango uses.
     var scale: Int32 { Int32((size * 1024).rounded()) }
 
-    /// Checks the values a measurement cannot work with.
+    /// Checks the values a measurement cannot work with (see ``MeasurementLimits``).
     func validate() throws(TextMeasureError) {
-        guard size.isFinite, size > 0, size <= 100_000 else { throw .invalidSize(size) }
-        guard maxLines >= 0 else { throw .invalidMaxLines(maxLines) }
-        switch lineHeight {
-        case .natural: break
-        case .fixed(let value):
-            guard value.isFinite, value >= 0 else { throw .invalidLineHeight(value) }
-        case .multiple(let value):
-            guard value.isFinite, value >= 0 else { throw .invalidLineHeight(value) }
-        }
-    }
-}
-
-/// Why a measurement was refused.
-public enum TextMeasureError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The width is not a finite number greater than zero.
-    case invalidWidth(Double)
-    /// The size is not a finite number greater than zero (at most 100,000 px).
-    case invalidSize(Double)
-    /// `maxLines` is negative.
-    case invalidMaxLines(Int)
-    /// A fixed line height or multiple is negative or not finite.
-    case invalidLineHeight(Double)
-    /// ICU could not analyze the text for breaks (ICU error code).
-    case unicodeAnalysisFailed(code: Int32)
-
-    public var description: String {
-        switch self {
-        case .invalidWidth(let width): return "invalid width \(width): must be a finite number greater than 0"
-        case .invalidSize(let size): return "invalid size \(size): must be a finite number greater than 0 and at most 100000"
-        case .invalidMaxLines(let value): return "invalid maxLines \(value): must be 0 (unlimited) or more"
-        case .invalidLineHeight(let value): return "invalid line height \(value): must be a finite number, 0 or more"
-        case .unicodeAnalysisFailed(let code): return "ICU could not analyze the text (error \(code))"
-        }
+        try MeasurementLimits.check(self)
     }
 }
