@@ -194,14 +194,23 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     /// A cache measuring rows described by `layout`, with content-aware estimates that learn from the
-    /// rows measured. Prepared texts are kept (up to `preparedTexts`) so that a width change re-lays
-    /// text out without reshaping it. Throws if a text style in the layout is invalid.
+    /// rows measured. Prepared texts are kept so that a width change re-lays text out without
+    /// reshaping it.
+    ///
+    /// - Parameters:
+    ///   - layout: What a row holds.
+    ///   - measurer: Measures and estimates the row's texts.
+    ///   - capacity: The most heights kept (at least 1).
+    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
+    ///   - preparedTexts: The most prepared texts kept.
+    ///   - preparedTextBytes: The most bytes the prepared texts kept take together.
+    /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
-        preparedTexts: Int = 2_000
+        preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes
     ) throws(TextMeasureError) {
         try layout.validate(with: measurer)
-        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
+        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes)
         self.init(
             capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: 44,
             measuring: { model, width in
@@ -248,11 +257,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// - Returns: The row's height, line count, truncation and the widths over which it holds.
     @inlinable
     public func measurement(for model: Model, width: Double) -> RowMeasurement {
-        guard let units = MeasurementLimits.unitsIfValid(width: width) else {
-            preconditionFailure("HeightCache: width \(width) is out of range: must be a finite number from "
-                                + "\(MeasurementLimits.width.lowerBound) to \(MeasurementLimits.width.upperBound)")
-        }
-        let key = Key(width: units, model: model)
+        let key = Key(width: Self.checkedUnits(width: width), model: model)
         // The common case, inlined into the caller so that it is specialized for `Model`: a hit at
         // the width used last. Everything else (other widths, range reuse, misses) goes the long way.
         let hit = state.withLock { state -> RowMeasurement? in
@@ -265,58 +270,151 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     @inlinable
     func measurement(for key: Key, width: Double) -> RowMeasurement {
-        let model = key.model
-        let lookup = state.withLock { state -> Lookup in
-            if let found = Self.cached(key, width: width, in: &state) { return .found(found) }
-            if let pending = state.pending[key] {
-                if pending.done == nil { pending.done = DispatchSemaphore(value: 0) }
-                pending.waiters += 1
-                state.statistics.coalesced += 1
-                return .wait(pending)
-            }
-            let pending = Pending()
-            state.pending[key] = pending
-            state.statistics.misses += 1
-            return .measure(pending)
-        }
-        switch lookup {
+        switch state.withLock({ Self.lookUp(key, width: width, in: &$0) }) {
         case .found(let measurement):
             return measurement
         case .wait(let pending):
-            pending.done!.wait()
-            return pending.result!
+            return Self.wait(for: pending)
         case .measure(let pending):
-            let measured = measure(model, width)
-            let result = measured.value
-            let textHeight = measured.textHeight
-            // For learning: what the estimate would have said for this row's text.
-            let raw = textHeight == nil ? nil : estimator?(model, width, 1).textHeight
-            let (waiters, done) = state.withLock { state -> (Int, DispatchSemaphore?) in
-                state.pending[key] = nil
-                pending.result = result
-                if !pending.isStale { store(result, for: key, in: &state) }
-                var stats = state.measuredByWidth[key.width] ?? (0, 0)
-                stats.sum += result.height
-                stats.count += 1
-                state.measuredByWidth[key.width] = stats
-                state.tallestByWidth[key.width] = max(state.tallestByWidth[key.width] ?? 0, result.height)
-                if let textHeight, let raw, raw > 0 {
-                    state.measuredText += textHeight
-                    state.estimatedText += raw
-                }
-                return (pending.waiters, pending.done)
-            }
-            for _ in 0..<waiters { done?.signal() }
-            return result
+            let measured = measureForCache(key.model, width: width)
+            let signals = state.withLock { finish(pending, key: key, with: measured, in: &$0) }
+            signals.send()
+            return measured.value
         }
     }
 
     /// Measures, on all cores, the rows among `models` that have no height at `width` yet (the rows
-    /// just below the visible ones, say), and returns every height in order. Rows already cached cost
-    /// a look-up.
+    /// just below the visible ones, say), and returns every height in order.
+    ///
+    /// The cache's lock is taken twice for the whole batch, not twice per row: once to answer what is
+    /// cached and claim what is not, once to store what was measured. Rows another caller is measuring
+    /// at the same time are waited for, not measured again.
+    ///
+    /// - Parameters:
+    ///   - models: The rows' models; duplicates are measured once.
+    ///   - width: The rows' width in pixels, in `MeasurementLimits.width` (a precondition).
+    /// - Returns: The heights of `models`, in order.
+    /// - Complexity: O(*n*) look-ups under one lock, plus the measurements of the misses spread over
+    ///   every core.
     @discardableResult
     public func prefetch(_ models: [Model], width: Double) -> [Double] {
-        TextMeasurer.concurrentMap(models) { self.height(for: $0, width: width) }
+        measurements(for: models, width: width).map(\.height)
+    }
+
+    /// The measurements of `models`' rows at `width`, from the cache or measured now on all cores (see
+    /// ``prefetch(_:width:)``).
+    ///
+    /// - Parameters:
+    ///   - models: The rows' models; duplicates are measured once.
+    ///   - width: The rows' width in pixels, in `MeasurementLimits.width` (a precondition).
+    /// - Returns: The measurements of `models`, in order.
+    public func measurements(for models: [Model], width: Double) -> [RowMeasurement] {
+        let units = Self.checkedUnits(width: width)
+        // 1. One pass under the lock: answers, claims and waits.
+        var results = [RowMeasurement?](repeating: nil, count: models.count)
+        var claimed: [(index: Int, key: Key, pending: Pending)] = []
+        var waiting: [(index: Int, pending: Pending)] = []
+        state.withLock { state in
+            for (index, model) in models.enumerated() {
+                let key = Key(width: units, model: model)
+                switch Self.lookUp(key, width: width, in: &state) {
+                case .found(let measurement): results[index] = measurement
+                case .measure(let pending): claimed.append((index, key, pending))
+                case .wait(let pending): waiting.append((index, pending))
+                }
+            }
+        }
+        // 2. The claimed rows measured on all cores, outside the lock.
+        let measured = TextMeasurer.concurrentMap(claimed.map(\.key.model)) { self.measureForCache($0, width: width) }
+        // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
+        let signals = state.withLock { state in
+            zip(claimed, measured).map { claim, measured in finish(claim.pending, key: claim.key, with: measured, in: &state) }
+        }
+        for signal in signals { signal.send() }
+        for (claim, measured) in zip(claimed, measured) { results[claim.index] = measured.value }
+        for (index, pending) in waiting { results[index] = Self.wait(for: pending) }
+        return results.map { $0! }   // every index was found, measured or waited for above
+    }
+
+    /// A width's cache key, or a precondition failure naming the range.
+    @inlinable
+    static func checkedUnits(width: Double) -> Int {
+        guard let units = MeasurementLimits.unitsIfValid(width: width) else {
+            preconditionFailure("HeightCache: width \(width) is out of range: must be a finite number from "
+                                + "\(MeasurementLimits.width.lowerBound) to \(MeasurementLimits.width.upperBound)")
+        }
+        return units
+    }
+
+    /// Under the lock: the cached measurement, or a measurement under way to wait for, or a claim on
+    /// measuring it.
+    @inlinable
+    static func lookUp(_ key: Key, width: Double, in state: inout State) -> Lookup {
+        if let found = cached(key, width: width, in: &state) { return .found(found) }
+        if let pending = state.pending[key] {
+            if pending.done == nil { pending.done = DispatchSemaphore(value: 0) }
+            pending.waiters += 1
+            state.statistics.coalesced += 1
+            return .wait(pending)
+        }
+        let pending = Pending()
+        state.pending[key] = pending
+        state.statistics.misses += 1
+        return .measure(pending)
+    }
+
+    /// Waits for another caller's measurement.
+    @inlinable
+    static func wait(for pending: Pending) -> RowMeasurement {
+        pending.done!.wait()   // made by `lookUp` when it returned `.wait`
+        return pending.result!   // written before `done` is signalled
+    }
+
+    /// Measures a row, with what the estimate would have said for its text (for learning).
+    @inlinable
+    func measureForCache(_ model: Model, width: Double) -> (value: RowMeasurement, textHeight: Double?, raw: Double?) {
+        let measured = measure(model, width)
+        let raw = measured.textHeight == nil ? nil : estimator?(model, width, 1).textHeight
+        return (measured.value, measured.textHeight, raw)
+    }
+
+    /// Under the lock: stores a claimed measurement (unless invalidated meanwhile), learns from it, and
+    /// returns the waiters to wake once the lock is released.
+    @inlinable
+    func finish(_ pending: Pending, key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
+                in state: inout State) -> Signals {
+        let result = measured.value
+        state.pending[key] = nil
+        pending.result = result
+        if !pending.isStale { store(result, for: key, in: &state) }
+        var stats = state.measuredByWidth[key.width] ?? (0, 0)
+        stats.sum += result.height
+        stats.count += 1
+        state.measuredByWidth[key.width] = stats
+        state.tallestByWidth[key.width] = max(state.tallestByWidth[key.width] ?? 0, result.height)
+        if let textHeight = measured.textHeight, let raw = measured.raw, raw > 0 {
+            state.measuredText += textHeight
+            state.estimatedText += raw
+        }
+        return Signals(semaphore: pending.done, count: pending.waiters)
+    }
+
+    /// Waiters to wake after the lock is released.
+    @usableFromInline
+    struct Signals {
+        @usableFromInline let semaphore: DispatchSemaphore?
+        @usableFromInline let count: Int
+
+        @usableFromInline
+        init(semaphore: DispatchSemaphore?, count: Int) {
+            self.semaphore = semaphore
+            self.count = count
+        }
+
+        @inlinable
+        func send() {
+            for _ in 0..<count { semaphore?.signal() }
+        }
     }
 
     /// The cached height at `width` (or one valid there), without measuring or estimating.
@@ -335,24 +433,75 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// `TextMeasurer.estimate(_:style:width:)`), for callers that must not clip. Without a layout or
     /// an estimate closure, the estimate is the mean (conservative: the tallest) height measured at
     /// this width, or ``fallbackEstimate``.
+    ///
+    /// - Parameters:
+    ///   - model: The row's model.
+    ///   - width: The row's width in pixels; any number (outside `MeasurementLimits.width` the answer is
+    ///     ``fallbackEstimate``, or infinity when conservative).
+    ///   - conservative: Whether to return a height the row never exceeds instead of the expected one.
+    /// - Returns: The height in pixels.
+    /// - Complexity: One look-up under the lock and, when nothing is cached, one estimate (a pass over
+    ///   the row's texts, no shaping).
     public func estimatedHeight(for model: Model, width: Double, conservative: Bool = false) -> Double {
         guard let units = MeasurementLimits.unitsIfValid(width: width) else {
             return conservative ? .infinity : fallbackEstimate
         }
         let key = Key(width: units, model: model)
-        let known = state.withLock { state -> (cached: Double?, scale: Double, mean: Double?, tallest: Double?) in
-            if let cached = Self.cached(key, width: width, in: &state) { return (cached.height, 1, nil, nil) }
-            state.statistics.estimates += 1
-            let scale = state.estimatedText > 0 ? state.measuredText / state.estimatedText : 1
-            let measured = state.measuredByWidth[key.width]
-            return (nil, scale, measured.map { $0.sum / Double($0.count) }, state.tallestByWidth[key.width])
+        let (cached, known) = state.withLock { state in
+            let cached = Self.cached(key, width: width, in: &state)?.height
+            return (cached, Self.knownForEstimates(width: units, in: &state, count: cached == nil ? 1 : 0))
         }
-        if let cached = known.cached { return cached }
-        if let estimator {
-            let estimate = estimator(model, width, known.scale).value
-            return conservative ? estimate.maximum : estimate.expected
+        return cached ?? estimate(model, width: width, known: known, conservative: conservative)
+    }
+
+    /// ``estimatedHeight(for:width:conservative:)`` for many rows, taking the cache's lock once for all
+    /// of them (a list of a million rows estimated at once, say).
+    ///
+    /// - Parameters:
+    ///   - models: The rows' models.
+    ///   - width: The rows' width in pixels; any number, as for one row.
+    ///   - conservative: Whether to return heights the rows never exceed.
+    /// - Returns: The heights of `models`, in order.
+    /// - Complexity: O(*n*) look-ups under one lock, then the estimates of the rows not cached, outside it.
+    public func estimatedHeights(for models: [Model], width: Double, conservative: Bool = false) -> [Double] {
+        guard let units = MeasurementLimits.unitsIfValid(width: width) else {
+            return Array(repeating: conservative ? .infinity : fallbackEstimate, count: models.count)
         }
-        return (conservative ? known.tallest : known.mean) ?? fallbackEstimate
+        var heights = [Double?](repeating: nil, count: models.count)
+        let known = state.withLock { state in
+            for (index, model) in models.enumerated() {
+                heights[index] = Self.cached(Key(width: units, model: model), width: width, in: &state)?.height
+            }
+            return Self.knownForEstimates(width: units, in: &state, count: heights.count { $0 == nil })
+        }
+        return zip(models, heights).map { model, cached in
+            cached ?? estimate(model, width: width, known: known, conservative: conservative)
+        }
+    }
+
+    /// What estimates at one width start from, read under the lock: the learned scale of text
+    /// heights, and the mean and tallest heights measured at this width.
+    struct KnownForEstimates {
+        var scale: Double
+        var mean: Double?
+        var tallest: Double?
+    }
+
+    /// Under the lock: the figures estimates at `width` (in units) start from, counting `count`
+    /// estimates (the rows not cached).
+    static func knownForEstimates(width: Int, in state: inout State, count: Int) -> KnownForEstimates {
+        state.statistics.estimates += count
+        let measured = state.measuredByWidth[width]
+        return KnownForEstimates(scale: state.estimatedText > 0 ? state.measuredText / state.estimatedText : 1,
+                                 mean: measured.map { $0.sum / Double($0.count) }, tallest: state.tallestByWidth[width])
+    }
+
+    /// An estimate of a row nothing is cached for: the estimator's, or the mean (the tallest, when
+    /// conservative) measured at this width, or ``fallbackEstimate``.
+    func estimate(_ model: Model, width: Double, known: KnownForEstimates, conservative: Bool) -> Double {
+        guard let estimator else { return (conservative ? known.tallest : known.mean) ?? fallbackEstimate }
+        let estimate = estimator(model, width, known.scale).value
+        return conservative ? estimate.maximum : estimate.expected
     }
 
     // MARK: Invalidation

@@ -11,10 +11,13 @@ package struct BatchProcessor: Sendable {
     package let style: TextStyle
     package let texts: PreparedTextCache
 
-    package init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int) {
+    /// A processor keeping at most `preparedTexts` prepared texts of at most `preparedTextBytes` bytes
+    /// in all (see ``PreparedTextCache``).
+    package init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int,
+                 preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes) {
         self.measurer = measurer
         self.style = style
-        texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts)
+        texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes)
     }
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".

@@ -25,33 +25,48 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Print cache statistics to standard error at the end.")
     var stats = false
 
-    @Option(help: "Lines measured together; each chunk is spread over all cores, then written in order.")
+    @Option(help: "Lines measured together (and at most 16 MiB of them); each chunk is spread over all cores, then written in order.")
     var chunk = 4096
 
     @Option(help: """
         Prepared texts kept for reuse: a text seen again (at another width, say) is laid out from its \
-        prepared form instead of being shaped again. Each takes a few kilobytes.
+        prepared form instead of being shaped again. Each takes a few kilobytes (25 to 45 times its \
+        text's UTF-8 bytes); --cached-megabytes bounds them all.
         """)
     var cachedTexts = 256
+
+    @Option(help: """
+        Megabytes (MiB) the prepared texts kept may take together, least recently used dropped first. \
+        A text whose prepared form alone is larger is measured but not kept; 0 keeps none.
+        """)
+    var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
+
+    /// The most bytes of input lines measured together, whatever `--chunk` says: a chunk of 4,096
+    /// lines of a megabyte each would otherwise hold 4 GB of input (and their outputs) at once.
+    static let chunkBytes = 16 << 20
 
     func run() throws {
         // The first lines are read before waiting for the fonts, which may still be loading.
         var input = LineReader(descriptor: STDIN_FILENO)
         let output = OutputWriter.standardOutput
-        let first = Result { () throws(IOFailure) -> Lines? in try input.next(maxLines: max(1, chunk)) }
+        let first = Result { () throws(IOFailure) -> Lines? in
+            try input.next(maxLines: max(1, chunk), maxBytes: Self.chunkBytes)
+        }
         let measurer = try style.makeMeasurer()
         do throws(IOFailure) {
             var lines = try first.get()
-            let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts))
+            let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+            let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts),
+                                           preparedTextBytes: bytes)
             while let chunk = lines {
                 try output.write(processor.process(chunk))
-                lines = try input.next(maxLines: max(1, self.chunk))
+                lines = try input.next(maxLines: max(1, self.chunk), maxBytes: Self.chunkBytes)
             }
             if stats {
                 let t = processor.texts.statistics
                 let shaping = measurer.shapingStatistics
                 try OutputWriter.standardError.write("""
-                    prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held
+                    prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held (\(t.bytes >> 10) KiB), \(t.oversized) too large to keep
                     shaped pieces: \(shaping.pieceHits) reused, \(shaping.pieceMisses) shaped, \(shaping.runsShapedWhole) runs shaped whole
 
                     """)

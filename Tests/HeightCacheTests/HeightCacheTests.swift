@@ -180,6 +180,38 @@ struct PrefetchTests {
         #expect(calls.count == 200)
         #expect(cache.statistics.entries == 200)
     }
+
+    /// A batch with repeated models measures each once, and so do batches overlapping on several
+    /// threads at once (each waits for rows another is measuring instead of measuring them again).
+    @Test func overlappingBatchesMeasureEachRowOnce() async {
+        let calls = Counter()
+        let cache = HeightCache<Int>(capacity: 50_000, measure: { model, _ in calls.increment(); return Double(model) })
+        let repeated = (0..<300).map { $0 % 100 }
+        #expect(cache.measurements(for: repeated, width: 10).map(\.height) == repeated.map(Double.init))
+        #expect(calls.count == 100)
+        await withTaskGroup(of: [Double].self) { group in
+            for offset in 0..<8 {
+                group.addTask { cache.prefetch(Array((offset * 500)..<(offset * 500 + 2_000)), width: 20) }
+            }
+            for await heights in group { #expect(heights.count == 2_000) }
+        }
+        #expect(calls.count == 100 + 5_500)   // 0 ..< 3,500 + 2,000 at width 20, each once
+        #expect(cache.prefetch([7, 7, 9_000], width: 20) == [7, 7, 9_000])
+        #expect(calls.count == 100 + 5_501)
+    }
+
+    /// Estimates for many rows at once are what the rows' own estimates would be, cached rows included.
+    @Test func batchEstimatesMatchOneByOne() throws {
+        let row = RowLayout<String>(insets: RowInsets(all: 8), elements: [.text({ $0 }, style: TextStyle(size: 15))])
+        let cache = try HeightCache(layout: row, measurer: TextMeasurer())
+        let texts = ["short", String(repeating: "a long line of words ", count: 20), "", "日本語のテキスト"]
+        _ = cache.height(for: texts[1], width: 200)
+        for conservative in [false, true] {
+            let batch = cache.estimatedHeights(for: texts, width: 200, conservative: conservative)
+            #expect(batch == texts.map { cache.estimatedHeight(for: $0, width: 200, conservative: conservative) })
+        }
+        #expect(cache.estimatedHeights(for: texts, width: .nan) == Array(repeating: cache.fallbackEstimate, count: 4))
+    }
 }
 
 /// Widths are checked by the package's one rule (`MeasurementLimits`): the calls documented never to

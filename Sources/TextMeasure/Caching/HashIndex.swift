@@ -72,6 +72,16 @@ struct HashIndex: Sendable {
         buckets[bucket] = Self.bucket(hash: hash, entry: entry)
     }
 
+    /// Records under its new number `new` the entry recorded under `hash` as `old` (its table moved it).
+    @inlinable
+    mutating func renumber(hash: Int, from old: Int, to new: Int) {
+        let mask = buckets.count - 1
+        let target = Self.bucket(hash: hash, entry: old)
+        var bucket = hash & mask
+        while buckets[bucket] != target { bucket = (bucket + 1) & mask }
+        buckets[bucket] = Self.bucket(hash: hash, entry: new)
+    }
+
     /// Removes `entry` (recorded under `hash`), moving later buckets of the same probe sequences back so
     /// that no look-up stops early at the hole. `hashOf` gives the hash of any recorded entry.
     @inlinable

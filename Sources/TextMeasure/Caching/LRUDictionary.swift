@@ -1,11 +1,13 @@
 /// A dictionary with a capacity that evicts its least recently used entry: O(1) look-up, insertion,
 /// promotion and eviction.
 ///
-/// Entries live in a slab of nodes linked into a recency list, indexed by a ``HashIndex`` rather than a
-/// `Dictionary`: a key is stored once, in its node, and each bucket costs 8 bytes, so a cache of large
-/// keys neither doubles its memory nor copies its keys when the index grows.
+/// Entries live in a dense array of nodes linked into a recency list, indexed by a ``HashIndex`` rather
+/// than a `Dictionary`: a key is stored once, in its node, and each bucket costs 8 bytes, so a cache of
+/// large keys neither doubles its memory nor copies its keys when the index grows. Removing an entry
+/// moves the last node into its place, so a removed key and value are released at once: a cache of
+/// large values (prepared texts) holds nothing beyond its entries.
 ///
-/// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Not public API:
+/// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Not package API:
 /// `package` and inlinable, like ``Locked``, so that generic caches built on it in the package's other
 /// modules are specialized where they are used.
 @usableFromInline
@@ -28,11 +30,9 @@ package struct LRUDictionary<Key: Hashable, Value> {
         }
     }
 
-    /// Nodes; a removed node's number goes to `free` and its key and value stay until reused.
+    /// The entries, in no particular order (the recency list links them).
     @usableFromInline var nodes: [Node] = []
-    @usableFromInline var free: [Int32] = []
     @usableFromInline var index = HashIndex()
-    @usableFromInline var entryCount = 0
     @usableFromInline var newest: Int32 = -1
     @usableFromInline var oldest: Int32 = -1
 
@@ -57,7 +57,7 @@ package struct LRUDictionary<Key: Hashable, Value> {
     }
 
     @inlinable
-    package var count: Int { entryCount }
+    package var count: Int { nodes.count }
 
     /// The value for `key`, marking it most recently used.
     @inlinable
@@ -85,20 +85,12 @@ package struct LRUDictionary<Key: Hashable, Value> {
         }
         var evicted: [(key: Key, value: Value)] = []
         while count >= capacity, let old = removeOldest() { evicted.append(old) }
-        let node = Node(key: key, value: value, hash: hash, newer: -1, older: newest)
-        let slot: Int32
-        if let reused = free.popLast() {
-            nodes[Int(reused)] = node
-            slot = reused
-        } else {
-            nodes.append(node)
-            slot = Int32(nodes.count - 1)
-        }
+        nodes.append(Node(key: key, value: value, hash: hash, newer: -1, older: newest))
+        let slot = Int32(nodes.count - 1)
         if newest >= 0 { nodes[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
-        entryCount += 1
-        if index.needsGrowth(forCount: entryCount) {
+        if index.needsGrowth(forCount: nodes.count) {
             rebuildIndex()
         } else if evicted.isEmpty {
             index.insert(hash: hash, entry: Int(slot), at: found.bucket)
@@ -113,34 +105,38 @@ package struct LRUDictionary<Key: Hashable, Value> {
     @inlinable @discardableResult
     package mutating func removeValue(for key: Key) -> Value? {
         guard let slot = find(key, hash: key.hashValue).node else { return nil }
-        removeNode(slot)
-        return nodes[Int(slot)].value
+        return removeNode(slot).value
     }
 
     /// Removes and returns the least recently used entry.
     @inlinable
     package mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0 else { return nil }
-        let slot = oldest
-        removeNode(slot)
-        return (nodes[Int(slot)].key, nodes[Int(slot)].value)
+        return removeNode(oldest)
     }
 
-    /// Takes node `slot` out of the index and the recency list; its key and value stay until reused.
-    @inlinable
-    mutating func removeNode(_ slot: Int32) {
+    /// Takes node `slot` out of the index and the recency list and returns its key and value; the last
+    /// node moves into its place (renumbered in the index and the list), so nothing stays behind.
+    @inlinable @discardableResult
+    mutating func removeNode(_ slot: Int32) -> (key: Key, value: Value) {
         index.remove(hash: nodes[Int(slot)].hash, entry: Int(slot), hashOf: { nodes[$0].hash })
         unlink(slot)
-        free.append(slot)
-        entryCount -= 1
+        let last = Int32(nodes.count - 1)
+        if slot != last {
+            nodes.swapAt(Int(slot), Int(last))
+            index.renumber(hash: nodes[Int(slot)].hash, from: Int(last), to: Int(slot))
+            let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
+            if newer >= 0 { nodes[Int(newer)].older = slot } else { newest = slot }
+            if older >= 0 { nodes[Int(older)].newer = slot } else { oldest = slot }
+        }
+        let removed = nodes.removeLast()
+        return (removed.key, removed.value)
     }
 
     @inlinable
     package mutating func removeAll() {
         nodes.removeAll()
-        free.removeAll()
         index.removeAll()
-        entryCount = 0
         newest = -1
         oldest = -1
     }
@@ -151,10 +147,11 @@ package struct LRUDictionary<Key: Hashable, Value> {
         var removed: [Key] = []
         var slot = newest
         while slot >= 0 {
-            let next = nodes[Int(slot)].older
+            var next = nodes[Int(slot)].older
             if shouldRemove(nodes[Int(slot)].key) {
-                removed.append(nodes[Int(slot)].key)
-                removeNode(slot)
+                let last = Int32(nodes.count - 1)
+                removed.append(removeNode(slot).key)
+                if next == last { next = slot }   // the last node moved into the removed one's place
             }
             slot = next
         }
@@ -200,13 +197,13 @@ package struct LRUDictionary<Key: Hashable, Value> {
     @inlinable
     mutating func rebuildIndex() {
         var entries: [(hash: Int, entry: Int)] = []
-        entries.reserveCapacity(entryCount)
+        entries.reserveCapacity(nodes.count)
         var slot = newest
         while slot >= 0 {
             entries.append((nodes[Int(slot)].hash, Int(slot)))
             slot = nodes[Int(slot)].older
         }
-        index.rebuild(forCount: entryCount, entries: entries)
+        index.rebuild(forCount: nodes.count, entries: entries)
     }
 
     // MARK: The recency list

@@ -1,15 +1,22 @@
-
 /// A bounded, thread-safe cache of prepared texts, so that the same text in the same style is shaped
 /// once however many widths it is laid out at.
 ///
 /// ```swift
-/// let cache = PreparedTextCache(measurer: measurer, capacity: 2_000)
+/// let cache = PreparedTextCache(measurer: measurer, capacity: 2_000, maximumBytes: 32 << 20)
 /// let a = try cache.measure(post.body, style: body, width: 343)   // shapes
 /// let b = try cache.measure(post.body, style: body, width: 716)   // lays out the prepared text again
 /// ```
 ///
+/// Memory: bounded by bytes as well as by count, because prepared texts vary a thousandfold in size.
+/// A prepared text takes about 25 to 45 times its text's UTF-8 bytes (a grapheme cluster's advance,
+/// a segment per word, and the text itself): a short row a few kilobytes, a 1 MB text 25–45 MB. The
+/// cache holds at most `capacity` texts and at most `maximumBytes` of them (default
+/// ``defaultMaximumBytes``, 64 MiB), evicting the least recently used first; a text whose prepared
+/// form alone is larger than `maximumBytes` is measured but not kept. Evicted texts are freed at once
+/// (unless the caller still holds one).
+///
 /// Thread safety: any number of threads may call it at once. Preparing happens outside the lock, so
-/// two threads missing the same text at once may both prepare it (the result is the same).
+/// two threads missing the same text at once may both prepare it (the result is the same; one is kept).
 public final class PreparedTextCache: Sendable {
     /// What identifies a prepared text. `maxLines` and the line height are applied at layout, but are
     /// part of the key so that a prepared text's own style is the one asked for.
@@ -18,29 +25,74 @@ public final class PreparedTextCache: Sendable {
         var style: TextStyle
     }
 
-    /// Hits and misses so far.
+    /// Hits and misses so far, and what is held now.
     public struct Statistics: Hashable, Sendable {
+        /// Texts found prepared.
         public var hits = 0
+        /// Texts prepared (not found).
         public var misses = 0
+        /// Prepared texts dropped to stay within the count or the byte bound.
         public var evictions = 0
+        /// Texts measured but not kept, because their prepared form alone exceeds ``maximumBytes``.
+        public var oversized = 0
+        /// Prepared texts held now.
         public var entries = 0
+        /// Bytes the held prepared texts take (at most ``maximumBytes``).
+        public var bytes = 0
     }
 
-    public let measurer: TextMeasurer
-    private let state: Locked<(store: LRUDictionary<Key, PreparedText>, statistics: Statistics)>
+    /// The byte budget when none is given: 64 MiB.
+    public static let defaultMaximumBytes = 64 << 20
 
-    /// A cache holding at most `capacity` prepared texts (least recently used evicted first).
-    public init(measurer: TextMeasurer, capacity: Int = 1_000) {
+    public let measurer: TextMeasurer
+    /// The most prepared texts held.
+    public let capacity: Int
+    /// The most bytes the held prepared texts take together (see ``Statistics/bytes``).
+    public let maximumBytes: Int
+
+    private struct State {
+        var store: LRUDictionary<Key, PreparedText>
+        /// The sum of the held texts' `byteCount`s.
+        var bytes = 0
+        var statistics = Statistics()
+    }
+
+    private let state: Locked<State>
+
+    /// A cache of the texts `measurer` prepares, within a count and a byte bound.
+    ///
+    /// - Parameters:
+    ///   - measurer: Prepares the texts the cache does not hold.
+    ///   - capacity: The most prepared texts held (at least 1).
+    ///   - maximumBytes: The most bytes held (0 keeps nothing); a text whose prepared form alone is
+    ///     larger is measured but not kept.
+    public init(measurer: TextMeasurer, capacity: Int = 1_000, maximumBytes: Int = defaultMaximumBytes) {
         self.measurer = measurer
-        state = Locked((LRUDictionary(capacity: max(1, capacity)), Statistics()))
+        self.capacity = max(1, capacity)
+        self.maximumBytes = max(0, maximumBytes)
+        state = Locked(State(store: LRUDictionary(capacity: self.capacity)))
     }
 
     /// The prepared form of `text` in `style`, from the cache or prepared now.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - style: Its style.
+    /// - Returns: The prepared text, ready to lay out at any width.
+    /// - Throws: ``TextMeasureError`` when the style is invalid or Unicode analysis fails.
+    /// - Complexity: O(1) when held; preparing otherwise (linear in the text's length).
     public func prepared(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         try prepared(TextKey(text), style: style)
     }
 
     /// The same, for a text already wrapped in a ``TextKey`` (hashed once, wherever it is used).
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - style: Its style.
+    /// - Returns: The prepared text, ready to lay out at any width.
+    /// - Throws: ``TextMeasureError`` when the style is invalid or Unicode analysis fails.
+    /// - Complexity: O(1) when held; preparing otherwise (linear in the text's length).
     public func prepared(_ text: TextKey, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         let key = Key(text: text, style: style)
         let cached = state.withLock { state -> PreparedText? in
@@ -50,35 +102,88 @@ public final class PreparedTextCache: Sendable {
         }
         if let cached { return cached }
         let prepared = try measurer.prepare(text.text, style: style)
-        state.withLock { state in
-            state.statistics.evictions += state.store.set(prepared, for: key).count
-        }
+        store(prepared, for: key)
         return prepared
     }
 
+    /// Keeps `prepared` if it fits the budget, evicting the least recently used texts until the cache
+    /// is within both bounds. The evicted texts are freed after the lock is released.
+    private func store(_ prepared: PreparedText, for key: Key) {
+        let size = prepared.byteCount
+        let maximumBytes = self.maximumBytes
+        let evicted = state.withLock { state -> [PreparedText] in
+            guard size <= maximumBytes else {
+                state.statistics.oversized += 1
+                return []
+            }
+            if state.store.peek(key) != nil { return [] }   // another thread stored it first
+            var evicted: [PreparedText] = []
+            for (_, old) in state.store.set(prepared, for: key) {
+                state.bytes -= old.byteCount
+                evicted.append(old)
+            }
+            state.bytes += size
+            // The new text alone fits, so this stops before reaching it.
+            while state.bytes > maximumBytes, let oldest = state.store.removeOldest() {
+                state.bytes -= oldest.value.byteCount
+                evicted.append(oldest.value)
+            }
+            state.statistics.evictions += evicted.count
+            return evicted
+        }
+        _ = evicted
+    }
+
     /// Measures `text` at `width`, preparing it only the first time it is seen in this style.
-    /// `withLines: false` skips the per-line detail (see ``PreparedText/layout(width:withLines:)``).
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - style: Its style.
+    ///   - width: The width in pixels, a finite number above 0.
+    ///   - withLines: `false` skips the per-line detail (see ``PreparedText/layout(width:withLines:)``).
+    /// - Returns: Lines, height, truncation and the range of widths over which the result holds.
+    /// - Throws: ``TextMeasureError`` for an invalid width or style.
+    /// - Complexity: Layout is linear in the number of segments; preparing, when not held, linear in
+    ///   the text's length.
     public func measure(_ text: String, style: TextStyle, width: Double, withLines: Bool = true)
         throws(TextMeasureError) -> TextMeasurement {
         try measure(TextKey(text), style: style, width: width, withLines: withLines)
     }
 
     /// The same, for a text already wrapped in a ``TextKey``.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - style: Its style.
+    ///   - width: The width in pixels, a finite number above 0.
+    ///   - withLines: `false` skips the per-line detail.
+    /// - Returns: Lines, height, truncation and the range of widths over which the result holds.
+    /// - Throws: ``TextMeasureError`` for an invalid width or style.
+    /// - Complexity: As for a `String`.
     public func measure(_ text: TextKey, style: TextStyle, width: Double, withLines: Bool = true)
         throws(TextMeasureError) -> TextMeasurement {
         try MeasurementLimits.check(width: width)
         return try prepared(text, style: style).layout(width: width, withLines: withLines)
     }
 
+    /// Counters so far, with the entries and bytes held now.
     public var statistics: Statistics {
         state.withLock { state in
             var statistics = state.statistics
             statistics.entries = state.store.count
+            statistics.bytes = state.bytes
             return statistics
         }
     }
 
+    /// Drops every prepared text (counters are kept).
     public func removeAll() {
-        state.withLock { $0.store.removeAll() }
+        let dropped = state.withLock { state -> LRUDictionary<Key, PreparedText> in
+            let dropped = state.store
+            state.store = LRUDictionary(capacity: capacity)
+            state.bytes = 0
+            return dropped
+        }
+        _ = dropped   // freed here, outside the lock
     }
 }

@@ -1,4 +1,5 @@
 import CFreeType
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,11 +9,15 @@ import Darwin
 
 /// One face of a font file, loaded once and shared by every measurer that names it.
 ///
+/// A face holds no fonts per size: each ``TextMeasurer`` keeps those of the sizes it used most recently
+/// (see ``TextMeasurer/fontSizeCapacity``), and a size's fonts are freed when no measurer keeps them.
+///
 /// Thread safety: a `FontFace` is immutable after loading. Its HarfBuzz face and the per-size HarfBuzz
-/// fonts it hands out are immutable (`hb_face_make_immutable`, `hb_font_make_immutable`), which
-/// HarfBuzz documents as safe to use from many threads at once; the size table is guarded by a mutex.
+/// fonts made from it are immutable (`hb_face_make_immutable`, `hb_font_make_immutable`), which
+/// HarfBuzz documents as safe to use from many threads at once; the count of live fonts is atomic.
 /// FreeType is used only while loading, on a private `FT_Library` that never escapes `load`.
 public final class FontFace: @unchecked Sendable {
+    // @unchecked: every stored property is a constant, an immutable HarfBuzz object or an atomic.
     /// The file the face was loaded from.
     public let path: String
     /// The face's index in a collection (`.ttc`); 0 for a plain font file.
@@ -28,17 +33,23 @@ public final class FontFace: @unchecked Sendable {
     public let isColor: Bool
 
     let face: OpaquePointer
+    /// Unique in the process (never reused, unlike an address): what caches of shaped text key on.
+    let id: UInt32
     /// A font at design scale, used only for cmap look-ups (coverage does not depend on size).
     let coverageFont: HBFont
-    /// Immutable HarfBuzz fonts by scale (size × 1024), created on first use.
-    private let fontsByScale = Locked<[Int32: HBFont]>([:])
+    /// Per-size fonts of this face now alive (``HBFont/init(face:scale:)`` to their `deinit`).
+    let liveScaledFonts = Atomic<Int>(0)
+    private static let lastID = Atomic<UInt32>(0)
 
     private init(path: String, faceIndex: Int, face: OpaquePointer) {
         self.path = path
         self.faceIndex = faceIndex
         self.face = face
+        let id = Self.lastID.wrappingAdd(1, ordering: .relaxed).newValue
+        precondition(id != 0, "more than 2^32 - 1 font faces loaded in one process")
+        self.id = id
         self.unitsPerEm = Int32(hb_face_get_upem(face))
-        self.coverageFont = HBFont(face: face, scale: Int32(hb_face_get_upem(face)))
+        self.coverageFont = HBFont(hbFace: face, id: HBFont.ID(face: id, scale: Int32(hb_face_get_upem(face))))
         self.isColor = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
             || hb_ot_color_has_svg(face) != 0
     }
@@ -108,43 +119,12 @@ public final class FontFace: @unchecked Sendable {
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The immutable HarfBuzz font for `scale` (pixels × 1024, the unit of every width in this module).
-    func hbFont(scale: Int32) -> HBFont {
-        fontsByScale.withLock { fonts in
-            if let font = fonts[scale] { return font }
-            let font = HBFont(face: face, scale: scale)
-            fonts[scale] = font
-            return font
-        }
-    }
+    /// How many fonts of this face at some size are alive now, in every measurer and preparation.
+    var liveScaledFontCount: Int { liveScaledFonts.load(ordering: .relaxed) }
 
     /// Whether the face maps `scalar` to a glyph.
     func covers(_ scalar: UInt32) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(coverageFont.pointer, scalar, &glyph) != 0
-    }
-}
-
-/// An immutable `hb_font_t` at one scale. Safe to share across threads once made immutable.
-final class HBFont: @unchecked Sendable {
-    let pointer: OpaquePointer
-    /// Ascender, descender (negative) and line gap, in scale units.
-    let ascender: Int32
-    let descender: Int32
-    let lineGap: Int32
-
-    init(face: OpaquePointer, scale: Int32) {
-        pointer = hb_font_create(face)
-        hb_font_set_scale(pointer, scale, scale)
-        hb_font_make_immutable(pointer)
-        var extents = hb_font_extents_t()
-        hb_font_get_h_extents(pointer, &extents)
-        ascender = extents.ascender
-        descender = extents.descender
-        lineGap = extents.line_gap
-    }
-
-    deinit {
-        hb_font_destroy(pointer)
     }
 }

@@ -13,12 +13,18 @@
 /// Thread safety: a `TextMeasurer` is immutable and `Sendable`; call it from any number of threads or
 /// tasks at once. The fonts it holds are immutable HarfBuzz faces shared by all threads; each call
 /// borrows a HarfBuzz buffer of its own from a pool, and ICU break iterators are per thread.
+///
+/// Memory: a measurer keeps HarfBuzz fonts for the ``fontSizeCapacity`` sizes it used most recently
+/// (one per font of the cascade and size, under a kilobyte each); a size used again after being
+/// evicted has its fonts made again (microseconds). Shaped words are cached by face and size
+/// (`shapeCacheCapacity` pieces, 128 bytes each), so any number of sizes takes bounded memory.
 public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
     private let preparer: Preparer
-    /// The cascade's HarfBuzz fonts per scale, fetched under one lock per preparation.
-    private let fontsByScale = Locked<[Int32: [HBFont]]>([:])
+    /// The cascade's HarfBuzz fonts for the most recently used sizes, fetched under one lock per
+    /// preparation.
+    let scaledFonts: ScaledFontCache
     private let profile = Locked<AdvanceProfile?>(nil)
 
     /// A measurer using the bundled fonts (see ``BundledFonts``).
@@ -41,6 +47,7 @@ public final class TextMeasurer: Sendable {
     /// pieces (words) reused across texts; 0 turns it off.
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
+        self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
         self.preparer = Preparer(selector: FontSelector(cascade: cascade),
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
     }
@@ -56,18 +63,21 @@ public final class TextMeasurer: Sendable {
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
     public func prepare(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         try style.validate()
-        return try preparer.prepare(text, style: style, fonts: fonts(scale: style.scale))
+        // The preparation uses the fonts' raw pointers: hold the fonts until it is done, whatever the
+        // cache of sizes evicts meanwhile.
+        let fonts = fonts(scale: style.scale)
+        return try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> PreparedText in
+            try preparer.prepare(text, style: style, fonts: fonts)
+        }
     }
 
-    /// The cascade's fonts at `scale` (created on first use of a size, then shared).
-    private func fonts(scale: Int32) -> [HBFont] {
-        if let fonts = fontsByScale.withLock({ $0[scale] }) { return fonts }
-        let fonts = cascade.fonts.map { $0.hbFont(scale: scale) }
-        return fontsByScale.withLock { table in
-            if table.count > 256 { table.removeAll() }   // many sizes: start over rather than grow
-            table[scale] = fonts
-            return fonts
-        }
+    /// The most font sizes a measurer keeps HarfBuzz fonts for (least recently used evicted first).
+    public static let fontSizeCapacity = 64
+
+    /// The cascade's fonts at `scale`, primary first (made on first use of a size; see
+    /// ``fontSizeCapacity``). The caller holds them while it uses their pointers.
+    func fonts(scale: Int32) -> [HBFont] {
+        scaledFonts.fonts(scale: scale)
     }
 
     /// Measures `text` in `style` at `width` pixels: lines, height, truncation and the range of widths
@@ -80,7 +90,7 @@ public final class TextMeasurer: Sendable {
     /// The height of one line in `style`, in pixels.
     public func lineHeight(for style: TextStyle) throws(TextMeasureError) -> Double {
         try style.validate()
-        return Preparer.lineHeight(style, primary: cascade.primary.hbFont(scale: style.scale))
+        return Preparer.lineHeight(style, primary: fonts(scale: style.scale)[0])
     }
 
     /// Typical and widest advances per script for this cascade, built on first use.

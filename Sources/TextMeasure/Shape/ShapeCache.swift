@@ -9,7 +9,9 @@ import Synchronization
 /// in the shaping it came from, no lookup looked across either of its edges (the flag is clear at both);
 /// such a piece shapes the same on its own. When a run mixes cached and new pieces, only the new
 /// stretches are shaped, and if HarfBuzz reports that a stretch interacts with its cached neighbours,
-/// the whole run is shaped instead. Keys include the font and size, script, direction and the piece's
+/// the whole run is shaped instead. Keys include the font and size (as ``HBFont/ID``, the face's
+/// process-unique id and the scale: never the `hb_font_t`'s address, which a font made after another
+/// was freed may reuse at another size), script, direction and the piece's
 /// bytes (pieces over 32 bytes are not cached). Inside a run that is all: HarfBuzz promises that two
 /// pieces both clear of the flag at their join concatenate safely, whatever text each was shaped next
 /// to, so a word is shared by every text it occurs in. At a run's edge the flag says nothing, so an
@@ -54,8 +56,8 @@ final class ShapeCache: Sendable {
 
     /// Fields ordered so that the key packs into 64 bytes.
     struct Key: Hashable, Sendable {
-        /// The `hb_font_t` (one per font and size, alive as long as the process).
-        var font: UInt
+        /// The face and size (an identity: fonts are freed and made again as sizes come and go).
+        var font: HBFont.ID
         /// Computed once: the table hash.
         var hash = 0
         var text: PieceBytes
@@ -72,7 +74,7 @@ final class ShapeCache: Sendable {
         /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
         static let runEdge = UInt32.max - 1
 
-        init(font: UInt, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
+        init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
@@ -82,7 +84,7 @@ final class ShapeCache: Sendable {
             // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
             // `Hasher` (SipHash) took tens, for one key per piece of every text.
             var h = Self.seed
-            h = Self.mix(h, UInt64(font))
+            h = Self.mix(h, font.packed)
             h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
             h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
             h = Self.mix(h, text.words.0)
@@ -112,8 +114,8 @@ final class ShapeCache: Sendable {
 
     /// A shaped piece: per HarfBuzz cluster, its byte offset in the piece, advance and break
     /// adjustment. Up to 16 clusters, stored inline (SIMD vectors): reading or copying a cached piece
-    /// touches no reference count. Longer pieces, and pieces with a break adjustment (a kerning value)
-    /// beyond 16 bits, are not cached: 128 bytes a piece.
+    /// touches no reference count. Longer pieces, and pieces with an advance beyond 32 bits or a break
+    /// adjustment (a kerning value) beyond 16 bits, are not cached: 128 bytes a piece.
     struct Shape: Sendable {
         static let capacity = 16
         var offsets = SIMD16<UInt8>()
@@ -162,9 +164,10 @@ final class ShapeCache: Sendable {
     }
 
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
-    /// adjustment at its byte offset in the paragraph.
+    /// adjustment at its byte offset in the paragraph. `font` is the `hb_font_t` of the font whose
+    /// identity is `fontID` (the caller holds its ``HBFont``).
     func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-               font: OpaquePointer, scratch: PrepareScratch, output: Shaper.Output) {
+               font: OpaquePointer, fontID: HBFont.ID, scratch: PrepareScratch, output: Shaper.Output) {
         // Piece boundaries: break opportunities at grapheme boundaries inside the run.
         var bounds = scratch.pieceBounds
         var keys = scratch.pieceKeys
@@ -193,7 +196,6 @@ final class ShapeCache: Sendable {
         bounds.append(run.end)
         let pieceCount = bounds.count - 1
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
-        let fontID = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
         let readsContext = Self.readsContext(run.script)
 
         for piece in 0..<pieceCount {
@@ -220,26 +222,46 @@ final class ShapeCache: Sendable {
         }
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
-        // HarfBuzz's flags at the two joins say whether the stretch interacts with them.
+        // HarfBuzz's flags at the two joins say whether the stretch interacts with them. A stretch holds
+        // at most `maximumStretch` pieces; the pieces after a full one are looked up again (the stretch
+        // just stored them), so that a long run repeating a few words shapes each of them once.
         var shapedWhole = false
         var piece = 0
+        var afterFullStretch = false
         while piece < pieceCount {
-            guard cached[piece] == nil else { piece += 1; continue }
+            if afterFullStretch {
+                for next in piece..<min(piece + Self.maximumStretch, pieceCount) where cached[next] == nil {
+                    if let key = keys[next] { cached[next] = shard(key).withLock { $0.value(for: key, hash: key.hash) } }
+                }
+            }
+            guard cached[piece] == nil else {
+                piece += 1
+                afterFullStretch = false
+                continue
+            }
             var last = piece
-            while last + 1 < pieceCount && cached[last + 1] == nil { last += 1 }
+            while last + 1 < pieceCount && cached[last + 1] == nil && last + 1 - piece < Self.maximumStretch { last += 1 }
             let start = bounds[piece], end = bounds[last + 1]
             let extendedStart = start > run.start ? Self.start(ofScalarBefore: start, in: bytes) : start
             let extendedEnd = end < run.end ? end + UTF8Decoding.scalar(in: bytes, at: end).length : end
+            // Right after a full stretch, the character this one extends into was shaped there: keep it.
+            let kept = afterFullStretch ? Self.save(extendedStart..<start, of: output) : nil
             Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
                          of: bytes, font: font, scratch: scratch, output: output)
             let startJoinUnsafe = extendedStart < start && (!output.isClusterStart[start] || output.isUnsafe[start])
             let endJoinUnsafe = extendedEnd > end && (!output.isClusterStart[end] || output.isUnsafe[end])
+            if let kept { Self.restore(kept, at: extendedStart, to: output) }
             if startJoinUnsafe || endJoinUnsafe {
                 shapedWhole = true
                 break
             }
             collect(pieces: piece..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output,
                     into: &shaped)
+            afterFullStretch = last + 1 - piece == Self.maximumStretch && last + 1 < pieceCount
+            if afterFullStretch {
+                for (key, shape) in shaped { shard(key).withLock { $0.set(shape, for: key, hash: key.hash) } }
+                shaped.removeAll(keepingCapacity: true)
+            }
             piece = last + 1
         }
         if shapedWhole {
@@ -272,16 +294,36 @@ final class ShapeCache: Sendable {
             var fits = true
             for offset in start..<end where output.isClusterStart[offset] {
                 let index = Int(shape.count)
-                guard index < Shape.capacity, let breakAdjust = Int16(exactly: output.breakAdjust[offset]) else {
+                guard index < Shape.capacity, let breakAdjust = Int16(exactly: output.breakAdjust[offset]),
+                      let advance = Int32(exactly: output.advance[offset]) else {
                     fits = false
                     break
                 }
                 shape.offsets[index] = UInt8(offset - start)
-                shape.advances[index] = output.advance[offset]
+                shape.advances[index] = advance
                 shape.breakAdjusts[index] = breakAdjust
                 shape.count += 1
             }
             if fits { shaped.append((key, shape)) }
+        }
+    }
+
+    /// The most pieces shaped in one stretch (see `shape`).
+    static let maximumStretch = 64
+
+    /// What one shaping wrote for the (at most four) bytes of one character.
+    private typealias SavedBytes = [(advance: Int, breakAdjust: Int32, isClusterStart: Bool, isUnsafe: Bool)]
+
+    private static func save(_ range: Range<Int>, of output: Shaper.Output) -> SavedBytes {
+        range.map { (output.advance[$0], output.breakAdjust[$0], output.isClusterStart[$0], output.isUnsafe[$0]) }
+    }
+
+    private static func restore(_ saved: SavedBytes, at start: Int, to output: Shaper.Output) {
+        for (i, value) in saved.enumerated() {
+            output.advance[start + i] = value.advance
+            output.breakAdjust[start + i] = value.breakAdjust
+            output.isClusterStart[start + i] = value.isClusterStart
+            output.isUnsafe[start + i] = value.isUnsafe
         }
     }
 
@@ -294,7 +336,7 @@ final class ShapeCache: Sendable {
         }
         for index in 0..<Int(shape.count) {
             let offset = range.lowerBound + Int(shape.offsets[index])
-            output.advance[offset] = shape.advances[index]
+            output.advance[offset] = Int(shape.advances[index])
             output.breakAdjust[offset] = Int32(shape.breakAdjusts[index])
             output.isClusterStart[offset] = true
         }

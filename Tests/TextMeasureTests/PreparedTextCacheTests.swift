@@ -1,0 +1,114 @@
+import Testing
+@testable import TextMeasure
+
+/// `PreparedTextCache`'s count and byte bounds.
+@Suite("Prepared-text cache")
+struct PreparedTextCacheTests {
+    static let style = TextStyle(size: 15)
+
+    /// Distinct texts of `words` words each.
+    static func texts(_ count: Int, words: Int) -> [String] {
+        (0..<count).map { index in
+            (0..<words).map { "word\(index)x\($0 % 17)" }.joined(separator: " ")
+        }
+    }
+
+    @Test func byteCountCountsSegmentsClustersAndText() throws {
+        let text = Self.texts(1, words: 200)[0]
+        let prepared = try Fixtures.measurer.prepare(text, style: Self.style)
+        #expect(prepared.byteCount >= text.utf8.count + prepared.clusters.count * MemoryLayout<PreparedCluster>.stride
+                    + prepared.segments.count * MemoryLayout<Segment>.stride)
+        // A text's prepared form is tens of times its bytes, as the documentation says.
+        #expect(prepared.byteCount > 10 * text.utf8.count && prepared.byteCount < 60 * text.utf8.count)
+    }
+
+    @Test func heldBytesNeverExceedTheBudget() throws {
+        let texts = Self.texts(60, words: 40)
+        let oneText = try Fixtures.measurer.prepare(texts[0], style: Self.style).byteCount
+        let budget = 5 * oneText + oneText / 2   // room for about five
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 1_000, maximumBytes: budget)
+        for text in texts {
+            let result = try cache.measure(text, style: Self.style, width: 300)
+            #expect(result == (try Fixtures.measurer.measure(text, style: Self.style, width: 300)))
+            let statistics = cache.statistics
+            #expect(statistics.bytes <= budget)
+            #expect(statistics.entries <= 6)
+        }
+        let statistics = cache.statistics
+        #expect(statistics.entries >= 4)
+        #expect(statistics.evictions == texts.count - statistics.entries)
+        #expect(statistics.oversized == 0)
+        // The most recent text is held, the first long gone.
+        _ = try cache.prepared(texts.last!, style: Self.style)
+        _ = try cache.prepared(texts[0], style: Self.style)
+        #expect(cache.statistics.hits == 1)
+    }
+
+    @Test func heldBytesAreTheSumOfTheHeldTexts() throws {
+        let texts = Self.texts(10, words: 30)
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 4)
+        var prepared: [PreparedText] = []
+        for text in texts { prepared.append(try cache.prepared(text, style: Self.style)) }
+        #expect(cache.statistics.entries == 4)
+        #expect(cache.statistics.bytes == prepared.suffix(4).map(\.byteCount).reduce(0, +))
+        cache.removeAll()
+        #expect(cache.statistics.bytes == 0 && cache.statistics.entries == 0)
+    }
+
+    @Test func aTextLargerThanTheBudgetIsMeasuredButNotKept() throws {
+        let small = "A short row."
+        let large = Self.texts(1, words: 2_000)[0]
+        let budget = 8 * 1024
+        #expect(try Fixtures.measurer.prepare(large, style: Self.style).byteCount > budget)
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 10, maximumBytes: budget)
+        _ = try cache.measure(small, style: Self.style, width: 200)
+        for width in [200.0, 320, 200] {
+            let result = try cache.measure(large, style: Self.style, width: width)
+            #expect(result == (try Fixtures.measurer.measure(large, style: Self.style, width: width)))
+        }
+        let statistics = cache.statistics
+        #expect(statistics.oversized == 3)
+        #expect(statistics.misses == 4)
+        #expect(statistics.entries == 1)   // the small text stays: nothing was evicted for the large one
+        #expect(statistics.evictions == 0)
+        #expect(statistics.bytes <= budget)
+    }
+
+    @Test func aZeroBudgetKeepsNothing() throws {
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 10, maximumBytes: 0)
+        for _ in 0..<3 { _ = try cache.measure("Hello", style: Self.style, width: 100) }
+        #expect(cache.statistics.entries == 0 && cache.statistics.misses == 3 && cache.statistics.oversized == 3)
+    }
+
+    /// Tasks measuring overlapping texts through one small cache at once: every result equals direct
+    /// measuring, and the cache ends within both bounds. Run under `swift test --sanitize=thread`.
+    @Test func concurrentUseStaysWithinBothBounds() async throws {
+        let texts = Self.texts(40, words: 25)
+        let oneText = try Fixtures.measurer.prepare(texts[0], style: Self.style).byteCount
+        let budget = 8 * oneText
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 12, maximumBytes: budget)
+        let widths = [150.0, 260, 410]
+        let expected = try texts.map { text in
+            try widths.map { try Fixtures.measurer.measure(text, style: Self.style, width: $0) }
+        }
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var mismatches = 0
+                    for step in 0..<150 {
+                        let text = (step * 5 + task * 3) % texts.count, width = (step + task) % widths.count
+                        let result = try cache.measure(texts[text], style: Self.style, width: widths[width])
+                        if result != expected[text][width] { mismatches += 1 }
+                        if cache.statistics.bytes > budget { mismatches += 1 }
+                    }
+                    return mismatches
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        let statistics = cache.statistics
+        #expect(statistics.bytes <= budget && statistics.entries <= 12)
+        #expect(statistics.hits + statistics.misses == 8 * 150)
+    }
+}
