@@ -80,5 +80,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "TextMeasureBatchTests", dependencies: ["TextMeasureBatch", "TextMeasure"]),
+        // libFuzzer targets (see Fuzz/README.md). A normal build compiles their replay drivers, which
+        // run saved inputs through the same checks; `Fuzz/run` builds them with -DFUZZING for libFuzzer.
+        .target(name: "FuzzSupport", path: "Fuzz/Support"),
+        .executableTarget(name: "FuzzBatch", dependencies: ["TextMeasure", "TextMeasureBatch", "FuzzSupport"],
+                          path: "Fuzz/Batch"),
+        .executableTarget(name: "FuzzFont", dependencies: ["TextMeasure", "FuzzSupport"], path: "Fuzz/Font"),
     ]
 )

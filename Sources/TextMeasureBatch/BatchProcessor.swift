@@ -94,13 +94,24 @@ package struct BatchProcessor: Sendable {
         // One pass over the fields (the first of a repeated key wins); no dictionary per line.
         var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
         var extras: [(String, JSONValue)] = []
+        var extraKeys: Set<String> = []   // used past a few extras only: below that a linear search is faster
         for (key, value) in fields {
             switch key {
             case "text": if field.text == nil { field.text = value }
             case "width": if field.width == nil { field.width = value }
             case "size": if field.size == nil { field.size = value }
             case "maxLines": if field.maxLines == nil { field.maxLines = value }
-            default: extras.append((key, value))
+            default:
+                // Echoed once, and never over the output's own keys: a line holding a key twice is
+                // read differently by different JSON readers (most keep the last, the echoed one).
+                guard !Self.outputKeys.contains(key) else { break }
+                if extras.count < 8 {
+                    guard !extras.contains(where: { $0.0 == key }) else { break }
+                } else {
+                    if extraKeys.isEmpty { extraKeys = Set(extras.map(\.0)) }
+                    guard extraKeys.insert(key).inserted else { break }
+                }
+                extras.append((key, value))
             }
         }
 
@@ -131,6 +142,9 @@ package struct BatchProcessor: Sendable {
         }
         return .measured(result, extras: extras)
     }
+
+    /// The keys of the output's own fields, which input fields of the same name do not overwrite.
+    static let outputKeys: Set<String> = ["error", "lineCount", "height", "truncated"]
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {
