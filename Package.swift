@@ -70,7 +70,7 @@ let package = Package(
         // Running child processes from tests (the Pango harness, the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
-        .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
+        .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
         .testTarget(
             name: "ServerTests",
@@ -80,7 +80,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "TextMeasureBatchTests", dependencies: ["TextMeasureBatch", "TextMeasure"]),
+        .testTarget(name: "TextMeasureBatchTests", dependencies: ["TextMeasureBatch", "TextMeasure", "TestSupport"]),
         // libFuzzer targets (see Fuzz/README.md). A normal build compiles their replay drivers, which
         // run saved inputs through the same checks; `Fuzz/run` builds them with -DFUZZING for libFuzzer.
         .target(name: "FuzzSupport", path: "Fuzz/Support"),

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TextMeasure
 
@@ -100,7 +101,7 @@ struct LongInputTests {
     @Test func longRunsThroughTheCacheEqualUncachedShaping() throws {
         let cached = TextMeasurer(cascade: measurer.cascade)
         let uncached = TextMeasurer(cascade: measurer.cascade, shapeCacheCapacity: 0)
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let words = ["official", "waffle", "AVA", "To", "fi", "Tầng", "ffi", "👩", "😀", "你好"]
         let texts = [
             (0..<600).map { _ in words[Int(rng.next() % UInt64(words.count))] }.joined(separator: " "),
@@ -125,22 +126,5 @@ struct LongInputTests {
         #expect(throws: Never.self) { try MeasurementLimits.check(textByteCount: MeasurementLimits.textBytes.upperBound) }
         #expect(TextMeasureError.textTooLong(byteCount: 1 << 31).description
                 == "text of 2147483648 bytes is too long: at most 2147483646 bytes of UTF-8")
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible test inputs.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -207,7 +208,7 @@ struct ListUpdaterTests {
         let group = DispatchGroup()
         for thread in 0..<threads {
             DispatchQueue(label: "submitter \(thread)").async(group: group) {
-                var rng = SeededGenerator(seed: UInt64(thread))
+                var rng = SplitMix64(seed: UInt64(thread))
                 for round in 0..<rounds {
                     for _ in 0..<perThread / rounds + (round < perThread % rounds ? 1 : 0) {
                         updater.submit(pool.randomElement(using: &rng)!)

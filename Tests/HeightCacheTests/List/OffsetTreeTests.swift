@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @_spi(Benchmarks) @testable import HeightCache
 
@@ -5,7 +6,7 @@ import Testing
 struct OffsetTreeTests {
     typealias Entry = OffsetTree.Entry
 
-    static func randomEntry(_ rng: inout SeededGenerator) -> Entry {
+    static func randomEntry(_ rng: inout SplitMix64) -> Entry {
         let kinds: [OffsetTree.Kind] = [.item, .item, .item, .estimatedItem, .header, .footer]
         // One entry in eight has height 0 (an empty header, say): it must hold no offset.
         let height: Int64 = Int.random(in: 0..<8, using: &rng) == 0 ? 0 : Int64.random(in: 1...200_000, using: &rng)
@@ -13,7 +14,7 @@ struct OffsetTreeTests {
     }
 
     /// Checks every query against a plain array.
-    static func expectMatches(_ tree: OffsetTree, _ model: [Entry], _ rng: inout SeededGenerator) {
+    static func expectMatches(_ tree: OffsetTree, _ model: [Entry], _ rng: inout SplitMix64) {
         #expect(tree.validate())
         #expect(tree.count == model.count)
         #expect(tree.entries == model)
@@ -52,7 +53,7 @@ struct OffsetTreeTests {
     }
 
     @Test func randomEditsMatchAPlainArray() {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var model = (0..<5_000).map { _ in Self.randomEntry(&rng) }
         var tree = OffsetTree(model)
         Self.expectMatches(tree, model, &rng)
@@ -91,7 +92,7 @@ struct OffsetTreeTests {
     }
 
     @Test func growsFromEmptyAndShrinksToEmpty() {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var tree = OffsetTree()
         var model: [Entry] = []
         for _ in 0..<20_000 {

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Generates batch input lines from a seed: valid items with ids, and every kind of hostile line the
 /// seed corpus has (edge numbers, bad UTF-8, NULs, surrogate escapes, deep nesting, repeated keys,
 /// truncations, random bytes, blank lines). Never a "\n" inside a line.
