@@ -360,8 +360,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @inlinable
     static func checkedUnits(width: Double) -> Int {
         guard let units = MeasurementLimits.unitsIfValid(width: width) else {
-            preconditionFailure("HeightCache: width \(width) is out of range: must be a finite number from "
-                                + "\(MeasurementLimits.width.lowerBound) to \(MeasurementLimits.width.upperBound)")
+            preconditionFailure("HeightCache: \(TextMeasureError.invalidWidth(width))")
         }
         return units
     }

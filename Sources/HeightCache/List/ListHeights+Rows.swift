@@ -29,7 +29,7 @@ extension ListHeights {
     @discardableResult
     public func setWidth(_ width: Double, anchor: Double) -> Double {
         precondition(MeasurementLimits.isValid(width: width),
-                     "ListHeights.setWidth: width \(width) is out of range (MeasurementLimits.width: \(MeasurementLimits.width))")
+                     "ListHeights.setWidth: \(TextMeasureError.invalidWidth(width))")
         precondition(anchor.isFinite, "ListHeights.setWidth: anchor must be finite, got \(anchor)")
         cancelPrefetch()
         return edits.withLock { _ in

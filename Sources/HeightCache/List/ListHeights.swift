@@ -105,7 +105,7 @@ where Item.ID: Sendable {
         sectionFooterHeight: @escaping @Sendable (_ section: SectionID, _ width: Double) -> Double = { _, _ in 0 }
     ) {
         precondition(MeasurementLimits.isValid(width: width),
-                     "ListHeights: width \(width) is out of range (MeasurementLimits.width: \(MeasurementLimits.width))")
+                     "ListHeights: \(TextMeasureError.invalidWidth(width))")
         if case .lazy(let overscan) = measuring {
             precondition(overscan.isFinite && overscan >= 0, "ListHeights: overscan must be finite and not negative")
         }
