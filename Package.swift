@@ -9,6 +9,9 @@ let package = Package(
         // Heights that outlive the process: a SQLite file (GRDB). Separate so `import TextMeasure` stays light.
         .library(name: "TextMeasureStore", targets: ["TextMeasureStore"]),
         .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
+        // The HTTP server, a product of its own so that building `textmeasure` never builds Hummingbird;
+        // `textmeasure serve` runs it from beside its own executable.
+        .executable(name: "textmeasure-serve", targets: ["TextMeasureServe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -16,6 +19,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // SQLite for the persistent height store (links the system libsqlite3; Debian: libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `textmeasure-serve` only: HTTP, graceful shutdown, Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
@@ -47,14 +56,48 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `POST /v1/measure`, `/healthz`, `/metrics` over Hummingbird; the server's library, tested in-process.
+        .target(
+            name: "TextMeasureServer",
+            dependencies: [
+                "TextMeasure", "TextMeasureBatch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "TextMeasureServe",
+            dependencies: [
+                "TextMeasureServer", "TextMeasure", "TextMeasureStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Running child processes from tests (the Pango harness, the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
-        .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure"]),
+        .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
         .testTarget(name: "TextMeasureStoreTests", dependencies: [
             "TextMeasureStore", "TextMeasure", "HeightCache", "TextMeasureCLI", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "TextMeasureServer", "TextMeasure", "TextMeasureBatch", "TestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "TextMeasureBatchTests", dependencies: ["TextMeasureBatch", "TextMeasure", "TestSupport"]),
+        // libFuzzer targets (see Fuzz/README.md). A normal build compiles their replay drivers, which
+        // run saved inputs through the same checks; `Fuzz/run` builds them with -DFUZZING for libFuzzer.
+        .target(name: "FuzzSupport", path: "Fuzz/Support"),
+        .executableTarget(name: "FuzzBatch", dependencies: ["TextMeasure", "TextMeasureBatch", "FuzzSupport"],
+                          path: "Fuzz/Batch"),
+        .executableTarget(name: "FuzzFont", dependencies: ["TextMeasure", "FuzzSupport"], path: "Fuzz/Font"),
     ]
 )

@@ -22,5 +22,26 @@ let package = Package(
             path: "Benchmarks/TextMeasureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // List diffing (ListSnapshot.changes(from:)) against the standard library's
+        // difference(from:).inferringMoves() on the same identifiers.
+        .executableTarget(
+            name: "ListBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HeightCache", package: "TextMeasure"),
+            ],
+            path: "Benchmarks/ListBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // ListHeights and its offset tree at a million rows, beside RowOffsetIndex.
+        .executableTarget(
+            name: "ListHeightsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HeightCache", package: "TextMeasure"),
+            ],
+            path: "Benchmarks/ListHeightsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

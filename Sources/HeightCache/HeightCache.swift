@@ -171,6 +171,16 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// A cache around a closure that measures a model at a width. Its heights hold only at the width
     /// measured. Estimates average the heights measured so far at that width (``fallbackEstimate``
     /// before any), unless `estimate` is given.
+    ///
+    /// - Parameters:
+    ///   - capacity: The most heights kept (at least 1).
+    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
+    ///   - fallbackEstimate: The estimate, in pixels, when nothing better is known.
+    ///   - measure: Returns the height in pixels of a model's row at a width. Called outside the
+    ///     cache's lock, from any thread; callers asking for the same model and width at once share
+    ///     one call.
+    ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
+    ///     the heights measured.
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
         measure: @escaping @Sendable (Model, Double) -> Double,
@@ -183,6 +193,16 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     /// A cache around a closure that returns a measurement with the widths over which it holds, so a
     /// width change inside that range costs nothing.
+    ///
+    /// - Parameters:
+    ///   - capacity: The most heights kept (at least 1).
+    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
+    ///   - fallbackEstimate: The estimate, in pixels, when nothing better is known.
+    ///   - measurement: Returns a model's row measurement at a width, with the widths over which it
+    ///     holds. Called outside the cache's lock, from any thread; callers asking for the same model
+    ///     and width at once share one call.
+    ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
+    ///     the heights measured.
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
         measurement: @escaping @Sendable (Model, Double) -> RowMeasurement,
@@ -207,7 +227,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///   - store: A persistent store (`TextMeasureStore`'s `HeightStore`) for the rows' texts: a text
     ///     not prepared in memory is looked up there before it is measured, and what is measured is
     ///     saved there off the caller's thread, so heights outlive the process. nil for none.
-    /// - Throws: ``TextMeasureError`` if a text style in the layout is invalid.
+    /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
         preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes,
@@ -345,8 +365,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @inlinable
     static func checkedUnits(width: Double) -> Int {
         guard let units = MeasurementLimits.unitsIfValid(width: width) else {
-            preconditionFailure("HeightCache: width \(width) is out of range: must be a finite number from "
-                                + "\(MeasurementLimits.width.lowerBound) to \(MeasurementLimits.width.upperBound)")
+            preconditionFailure("HeightCache: \(TextMeasureError.invalidWidth(width))")
         }
         return units
     }
@@ -423,6 +442,16 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     }
 
     /// The cached height at `width` (or one valid there), without measuring or estimating.
+    ///
+    /// Like every look-up, it marks `width` as recently used (see ``retainedWidths``).
+    ///
+    /// - Parameters:
+    ///   - model: The row's model.
+    ///   - width: The row's width in pixels; any number (outside `MeasurementLimits.width` the answer
+    ///     is `nil`).
+    /// - Returns: The height in pixels, or `nil` when no cached height holds at `width`.
+    /// - Complexity: One look-up under the lock; when the model has no height at `width` but has some
+    ///   at other widths, one more per retained width.
     public func cachedHeight(for model: Model, width: Double) -> Double? {
         guard let units = MeasurementLimits.unitsIfValid(width: width) else { return nil }
         let key = Key(width: units, model: model)
@@ -512,6 +541,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     // MARK: Invalidation
 
     /// Forgets every height of `model` (its content changed); a measurement under way is not stored.
+    ///
+    /// - Parameter model: The model whose heights to forget, compared with `==`.
+    /// - Complexity: One removal per retained width, plus a pass over the measurements under way,
+    ///   under the lock.
     public func invalidate(_ model: Model) {
         state.withLock { state in
             let any = Key(width: 0, model: model)
@@ -530,6 +563,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// The counters so far, with the entries and widths held now.
     public var statistics: Statistics {
         state.withLock { state in
             var statistics = state.statistics

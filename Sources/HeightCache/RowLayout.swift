@@ -33,6 +33,14 @@ public struct RowLayout<Model>: Sendable {
         let kind: Kind
 
         /// A text block: the model's text in `style`, with its own horizontal insets.
+        ///
+        /// - Parameters:
+        ///   - text: Returns the block's text for a model.
+        ///   - style: The text's style.
+        ///   - leadingInset: Space before the text, in pixels, added to the row's leading inset.
+        ///   - trailingInset: Space after the text, in pixels, added to the row's trailing inset.
+        ///   - collapsesWhenEmpty: Whether an empty text hides the block and the spacing before it.
+        /// - Returns: The element.
         public static func text(
             _ text: @escaping @Sendable (Model) -> String, style: TextStyle,
             leadingInset: Double = 0, trailingInset: Double = 0, collapsesWhenEmpty: Bool = true
@@ -42,6 +50,14 @@ public struct RowLayout<Model>: Sendable {
         }
 
         /// A text block reading a key path of the model.
+        ///
+        /// - Parameters:
+        ///   - keyPath: The model's text.
+        ///   - style: The text's style.
+        ///   - leadingInset: Space before the text, in pixels, added to the row's leading inset.
+        ///   - trailingInset: Space after the text, in pixels, added to the row's trailing inset.
+        ///   - collapsesWhenEmpty: Whether an empty text hides the block and the spacing before it.
+        /// - Returns: The element.
         public static func text(
             _ keyPath: KeyPath<Model, String> & Sendable, style: TextStyle,
             leadingInset: Double = 0, trailingInset: Double = 0, collapsesWhenEmpty: Bool = true
@@ -52,18 +68,33 @@ public struct RowLayout<Model>: Sendable {
 
         /// A part of fixed height (an avatar row, a button bar, an image of known size); it collapses
         /// with its spacing when `collapsesWhen` says so.
+        ///
+        /// - Parameters:
+        ///   - height: The part's height in pixels.
+        ///   - collapsesWhen: Returns `true` for a model whose row does not show the part; `nil` to
+        ///     show it always.
+        /// - Returns: The element.
         public static func fixed(_ height: Double, collapsesWhen: (@Sendable (Model) -> Bool)? = nil) -> Element {
             Element(kind: .fixed(height, collapsesWhen: collapsesWhen))
         }
     }
 
+    /// Space around the stack, in pixels.
     public var insets: Insets
     /// Vertical space between two visible elements.
     public var spacing: Double
     /// The row is never shorter than this.
     public var minimumHeight: Double
+    /// The parts of the stack, top to bottom.
     public var elements: [Element]
 
+    /// Creates a row layout.
+    ///
+    /// - Parameters:
+    ///   - insets: Space around the stack, in pixels.
+    ///   - spacing: Vertical space between two visible elements, in pixels.
+    ///   - minimumHeight: The row is never shorter than this, in pixels.
+    ///   - elements: The parts of the stack, top to bottom.
     public init(insets: Insets = .zero, spacing: Double = 0, minimumHeight: Double = 0, elements: [Element]) {
         self.insets = insets
         self.spacing = spacing
@@ -106,6 +137,20 @@ public struct RowLayout<Model>: Sendable {
 
     /// Measures `model`'s row at `width`, laying out each text block from `texts` (prepared once per
     /// text and style).
+    ///
+    /// A text block left narrower than `MeasurementLimits.width` allows by its insets is laid out at
+    /// the narrowest width allowed.
+    ///
+    /// - Parameters:
+    ///   - model: The row's model.
+    ///   - width: The row's width in pixels.
+    ///   - texts: Prepares the texts and keeps them for other widths.
+    /// - Returns: The row's height (at least ``minimumHeight``), its line count, truncation and the
+    ///   widths over which it holds.
+    /// - Throws: `TextMeasureError.invalidWidth(_:)` for a width outside `MeasurementLimits.width`;
+    ///   otherwise the `TextMeasureError` of a text block whose style is invalid.
+    /// - Complexity: One layout per visible text block; a text not prepared yet in its style is also
+    ///   shaped.
     public func measure(_ model: Model, width: Double, texts: PreparedTextCache) throws(TextMeasureError) -> RowMeasurement {
         try measureWithTextHeight(model, width: width, texts: texts).measurement
     }
@@ -141,6 +186,17 @@ public struct RowLayout<Model>: Sendable {
     }
 
     /// Estimates `model`'s row at `width` without shaping (see `TextMeasurer.estimate(_:style:width:)`).
+    ///
+    /// A text block that cannot be estimated (an invalid style, or a width beyond
+    /// `MeasurementLimits.width`) adds no text height.
+    ///
+    /// - Parameters:
+    ///   - model: The row's model.
+    ///   - width: The row's width in pixels.
+    ///   - measurer: Estimates the texts.
+    /// - Returns: The expected height and a height the row does not exceed, both at least
+    ///   ``minimumHeight``.
+    /// - Complexity: O(*n*) in the length of the row's texts.
     public func estimate(_ model: Model, width: Double, measurer: TextMeasurer) -> HeightEstimate {
         estimateWithTextHeight(model, width: width, measurer: measurer).estimate
     }
@@ -167,11 +223,22 @@ public struct RowLayout<Model>: Sendable {
 
 /// Space around a row's stack, in pixels.
 public struct RowInsets: Hashable, Sendable {
+    /// Space above the stack.
     public var top: Double
+    /// Space before the stack's start (left in left-to-right layouts).
     public var leading: Double
+    /// Space below the stack.
     public var bottom: Double
+    /// Space after the stack's end (right in left-to-right layouts).
     public var trailing: Double
 
+    /// Creates insets.
+    ///
+    /// - Parameters:
+    ///   - top: Space above the stack, in pixels.
+    ///   - leading: Space before the stack's start, in pixels.
+    ///   - bottom: Space below the stack, in pixels.
+    ///   - trailing: Space after the stack's end, in pixels.
     public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
         self.top = top
         self.leading = leading
@@ -179,9 +246,13 @@ public struct RowInsets: Hashable, Sendable {
         self.trailing = trailing
     }
 
+    /// The same inset on all four sides.
+    ///
+    /// - Parameter value: The inset on every side, in pixels.
     public init(all value: Double) {
         self.init(top: value, leading: value, bottom: value, trailing: value)
     }
 
+    /// No insets.
     public static let zero = RowInsets()
 }

@@ -10,6 +10,14 @@ public struct RowMeasurement: Hashable, Sendable {
     /// Whether some text block was cut at its line limit.
     public var isTruncated: Bool
 
+    /// Creates a measurement.
+    ///
+    /// - Parameters:
+    ///   - height: Height in pixels.
+    ///   - validWidths: Widths at which the same height comes out (lower bound inclusive, upper
+    ///     exclusive).
+    ///   - lineCount: Lines of text in the row; 0 when unknown.
+    ///   - isTruncated: Whether some text block was cut at its line limit.
     public init(height: Double, validWidths: Range<Double>, lineCount: Int = 0, isTruncated: Bool = false) {
         self.height = height
         self.validWidths = validWidths
@@ -18,6 +26,10 @@ public struct RowMeasurement: Hashable, Sendable {
     }
 
     /// A measurement that holds only at `width` itself.
+    ///
+    /// - Parameters:
+    ///   - height: Height in pixels.
+    ///   - width: The width measured at, in pixels; ``validWidths`` is `width..<width.nextUp`.
     public init(height: Double, width: Double) {
         self.init(height: height, validWidths: width..<width.nextUp)
     }
@@ -31,6 +43,11 @@ public struct HeightEstimate: Hashable, Sendable {
     /// A height the row will not exceed.
     public var maximum: Double
 
+    /// Creates an estimate.
+    ///
+    /// - Parameters:
+    ///   - expected: The height expected, in pixels.
+    ///   - maximum: A height the row will not exceed, in pixels.
     public init(expected: Double, maximum: Double) {
         self.expected = expected
         self.maximum = maximum

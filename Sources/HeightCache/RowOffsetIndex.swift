@@ -20,8 +20,13 @@ public struct RowOffsetIndex: Hashable, Sendable {
     private var heights: [Double]
     /// 1-based Fenwick tree: `tree[i]` sums the heights of rows `i - lowbit(i) ..< i`.
     private var tree: [Double]
+    /// The sum of every row's height: the content height.
     public private(set) var totalHeight: Double
 
+    /// Creates an index of rows with these heights.
+    ///
+    /// - Parameter heights: The rows' heights in pixels, first row first.
+    /// - Complexity: O(*n*).
     public init(heights: [Double] = []) {
         self.heights = heights
         tree = []
@@ -32,11 +37,20 @@ public struct RowOffsetIndex: Hashable, Sendable {
     /// Number of rows.
     public var count: Int { heights.count }
 
+    /// The height of one row.
+    ///
+    /// - Parameter row: A row index in `0..<count`.
+    /// - Returns: The row's height in pixels.
+    /// - Complexity: O(1).
     public func height(ofRow row: Int) -> Double {
         heights[row]
     }
 
     /// The offset at which `row` starts: the sum of the heights before it (`count` gives the total).
+    ///
+    /// - Parameter row: A row index in `0...count`.
+    /// - Returns: The offset in pixels.
+    /// - Complexity: O(log *n*).
     public func offset(ofRow row: Int) -> Double {
         precondition(row >= 0 && row <= count, "row \(row) out of 0...\(count)")
         var sum = 0.0
@@ -50,6 +64,10 @@ public struct RowOffsetIndex: Hashable, Sendable {
 
     /// The row that contains `offset` (rows of height 0 contain no offset). Offsets before the first row
     /// give row 0, offsets at or past the end give the last row; `nil` when there are no rows.
+    ///
+    /// - Parameter offset: A vertical offset in pixels.
+    /// - Returns: The row's index, or `nil` when there are no rows.
+    /// - Complexity: O(log *n*).
     public func row(atOffset offset: Double) -> Int? {
         guard count > 0 else { return nil }
         if offset < 0 { return 0 }
@@ -69,6 +87,11 @@ public struct RowOffsetIndex: Hashable, Sendable {
     }
 
     /// Sets one row's height.
+    ///
+    /// - Parameters:
+    ///   - height: The row's new height in pixels.
+    ///   - row: A row index in `0..<count`.
+    /// - Complexity: O(log *n*).
     public mutating func setHeight(_ height: Double, forRow row: Int) {
         let delta = height - heights[row]
         guard delta != 0 else { return }
@@ -82,6 +105,9 @@ public struct RowOffsetIndex: Hashable, Sendable {
     }
 
     /// Adds a row at the end.
+    ///
+    /// - Parameter height: The new row's height in pixels.
+    /// - Complexity: O(log *n*).
     public mutating func append(_ height: Double) {
         heights.append(height)
         let i = heights.count
@@ -92,6 +118,11 @@ public struct RowOffsetIndex: Hashable, Sendable {
     }
 
     /// Inserts a row before `row`.
+    ///
+    /// - Parameters:
+    ///   - height: The new row's height in pixels.
+    ///   - row: The index the new row takes, in `0...count`.
+    /// - Complexity: O(*n*); O(log *n*) when `row` is `count` (an append).
     public mutating func insert(_ height: Double, at row: Int) {
         if row == count { return append(height) }
         heights.insert(height, at: row)
@@ -99,30 +130,49 @@ public struct RowOffsetIndex: Hashable, Sendable {
     }
 
     /// Inserts rows before `row` (prepending older messages, say).
+    ///
+    /// - Parameters:
+    ///   - newHeights: The new rows' heights in pixels, in order.
+    ///   - row: The index the first new row takes, in `0...count`.
+    /// - Complexity: O(*n* + *k*), where *k* is the number of rows inserted.
     public mutating func insert(contentsOf newHeights: some Collection<Double>, at row: Int) {
         heights.insert(contentsOf: newHeights, at: row)
         rebuild()
     }
 
     /// Removes a row.
+    ///
+    /// - Parameter row: A row index in `0..<count`.
+    /// - Complexity: O(*n*).
     public mutating func remove(at row: Int) {
         heights.remove(at: row)
         rebuild()
     }
 
     /// Removes a range of rows.
+    ///
+    /// - Parameter rows: Row indices within `0..<count`.
+    /// - Complexity: O(*n*).
     public mutating func removeSubrange(_ rows: Range<Int>) {
         heights.removeSubrange(rows)
         rebuild()
     }
 
     /// Replaces every height (after a width change, say).
+    ///
+    /// - Parameter newHeights: The rows' heights in pixels, first row first; the row count becomes
+    ///   theirs.
+    /// - Complexity: O(*n*).
     public mutating func replaceHeights(_ newHeights: [Double]) {
         heights = newHeights
         rebuild()
     }
 
     /// Recomputes every height from its row index and old height, in one pass.
+    ///
+    /// - Parameter transform: Called once per row, in order, with the row's index and height; returns
+    ///   the row's new height.
+    /// - Complexity: O(*n*).
     public mutating func updateHeights(_ transform: (_ row: Int, _ old: Double) -> Double) {
         for row in heights.indices { heights[row] = transform(row, heights[row]) }
         rebuild()

@@ -89,7 +89,35 @@ package struct BatchProcessor: Sendable {
 
     /// Processes one line's UTF-8 bytes.
     package func process(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
-        switch parse(line) {
+        measure(parse(line))
+    }
+
+    /// Processes one parsed item: what a batch line holds once it is valid JSON (the HTTP server
+    /// measures the items of a request body with it).
+    ///
+    /// - Parameter value: the item; anything but an object is refused as a line would be.
+    /// - Returns: the measurement or the reason it failed, with the item's other fields.
+    /// - Complexity: one measurement (shaping unless the text and style were prepared before or the
+    ///   store holds it).
+    package func process(item value: JSONValue) -> Outcome {
+        measure(parse(item: value))
+    }
+
+    /// Processes several parsed items with one batched look-up (memory, then the store) for all of them.
+    ///
+    /// - Parameter items: the items, as ``process(item:)`` takes them.
+    /// - Returns: one outcome per item, in order.
+    package func process(items: [JSONValue]) -> [Outcome] {
+        measure(items.map(parse(item:)))
+    }
+
+    /// Processes several lines with one batched look-up (memory, then the store) for all of them.
+    package func process(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome] {
+        measure(lines.map(parse))
+    }
+
+    private func measure(_ parsed: Parsed) -> Outcome {
+        switch parsed {
         case .failed(let outcome):
             return outcome
         case .request(let query, let extras):
@@ -102,9 +130,7 @@ package struct BatchProcessor: Sendable {
         }
     }
 
-    /// Processes several lines with one batched look-up (memory, then the store) for all of them.
-    package func process(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome] {
-        let parsed = lines.map(parse)
+    private func measure(_ parsed: [Parsed]) -> [Outcome] {
         var queries: [StoreQuery] = []
         for case .request(let query, _) in parsed { queries.append(query) }
         var results = texts.measurements(for: queries).makeIterator()
@@ -134,17 +160,33 @@ package struct BatchProcessor: Sendable {
             let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
             return .failed(Self.error(isBlank ? "blank line" : "invalid JSON"))
         }
+        return parse(item: value)
+    }
+
+    /// Reads and checks one parsed item's fields.
+    func parse(item value: JSONValue) -> Parsed {
         guard case .object(let fields) = value else { return .failed(Self.error("each line must be a JSON object")) }
         // One pass over the fields (the first of a repeated key wins); no dictionary per line.
         var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
         var extras: [(String, JSONValue)] = []
+        var extraKeys: Set<String> = []   // used past a few extras only: below that a linear search is faster
         for (key, value) in fields {
             switch key {
             case "text": if field.text == nil { field.text = value }
             case "width": if field.width == nil { field.width = value }
             case "size": if field.size == nil { field.size = value }
             case "maxLines": if field.maxLines == nil { field.maxLines = value }
-            default: extras.append((key, value))
+            default:
+                // Echoed once, and never over the output's own keys: a line holding a key twice is
+                // read differently by different JSON readers (most keep the last, the echoed one).
+                guard !Self.outputKeys.contains(key) else { break }
+                if extras.count < 8 {
+                    guard !extras.contains(where: { $0.0 == key }) else { break }
+                } else {
+                    if extraKeys.isEmpty { extraKeys = Set(extras.map(\.0)) }
+                    guard extraKeys.insert(key).inserted else { break }
+                }
+                extras.append((key, value))
             }
         }
 
@@ -173,6 +215,9 @@ package struct BatchProcessor: Sendable {
         }
         return .request(StoreQuery(text: TextKey(text), style: style, width: width), extras: extras)
     }
+
+    /// The keys of the output's own fields, which input fields of the same name do not overwrite.
+    static let outputKeys: Set<String> = ["error", "lineCount", "height", "truncated"]
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {

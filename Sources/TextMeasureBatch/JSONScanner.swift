@@ -1,7 +1,22 @@
 /// A small JSON parser for batch input lines: one pass over the UTF-8 bytes, no Foundation. It keeps
-/// object keys in input order (so echoed fields come back as they were given) and tells integers
-/// from other numbers.
+/// object keys in input order, repeated ones included (so echoed fields come back as they were given;
+/// the caller decides which of a repeated key counts), and tells integers from other numbers.
+///
+/// What it makes of the corners RFC 8259 leaves open:
+/// - Strings: bytes that are not valid UTF-8, and `\uXXXX` escapes of lone surrogates (a high one not
+///   followed by an escaped low one, or a low one alone), become U+FFFD, as a UTF-8 decoder would
+///   treat them; an escaped pair becomes its one scalar. Raw control characters (below U+0020) are
+///   refused, as JSON requires.
+/// - Numbers: integers that fit in `Int` become ``JSONValue/int(_:)``; the rest, integers beyond
+///   `Int` included, ``JSONValue/number(_:)``, the nearest `Double`. A magnitude beyond
+///   `Double.greatestFiniteMagnitude` (`1e309`) becomes ±infinity and one below the smallest
+///   subnormal becomes 0: callers check finiteness (the batch refuses an infinite width or size by
+///   name, and ``JSONValue`` writes a non-finite number as `null`).
+/// - Nesting deeper than ``maximumDepth`` is refused (the parser recurses).
 package struct JSONScanner {
+    /// The deepest nesting of arrays and objects accepted.
+    package static let maximumDepth = 256
+
     package struct Failure: Error {}
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -28,7 +43,7 @@ package struct JSONScanner {
     }
 
     private mutating func value(depth: Int) throws(Failure) -> JSONValue {
-        guard depth < 256 else { throw Failure() }
+        guard depth < Self.maximumDepth else { throw Failure() }
         skipWhitespace()
         guard index < bytes.count else { throw Failure() }
         switch bytes[index] {
@@ -127,16 +142,21 @@ package struct JSONScanner {
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
-                    // A high surrogate must be followed by \u and a low one.
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                        throw Failure()
+                    // A high surrogate pairs with an escaped low one right after it; without one it is
+                    // a lone surrogate, and what follows it is read on its own.
+                    let next = index
+                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        if (0xDC00...0xDFFF).contains(low) {
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            index = next
+                        }
                     }
-                    index += 2
-                    let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw Failure() }
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
-                guard let scalar = Unicode.Scalar(code) else { throw Failure() }
+                // Lone surrogates (high or low) are the only codes that are not scalars.
+                let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
                 utf8.append(contentsOf: UTF8.encode(scalar)!)
             default: throw Failure()
             }

@@ -9,13 +9,18 @@ package enum JSONValue: Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    /// Compact JSON text.
+    /// Compact JSON text (see ``write(to:)``).
     package var serialized: String {
         var out = ""
         write(to: &out)
         return out
     }
 
+    /// Appends compact JSON text, valid whatever the value holds: strings escape `"`, `\\` and every
+    /// control character below U+0020; an integral number below 10¹⁵ in magnitude is written as an
+    /// integer (`-0.0` as `0`), another finite one as Swift's shortest round-tripping form (`1e-05`,
+    /// `1.7976931348623157e+308`, both valid JSON), and a non-finite one, which JSON cannot express,
+    /// as `null`.
     package func write(to out: inout String) {
         switch self {
         case .null: out += "null"

@@ -23,14 +23,18 @@ package struct LineReader {
 
     /// The next lines, at most `maxLines` of them (fewer at the end of the input), or nil at its end.
     ///
+    /// - Parameters:
+    ///   - maxLines: The most lines returned.
+    ///   - maxBytes: No line starts after this many bytes of lines have been returned (so a chunk of
+    ///     long lines does not hold the whole input in memory); a longer line is still returned whole.
     /// - Throws: ``IOFailure`` when the descriptor cannot be read (a directory, say), once every line
     ///   read before the failure has been returned.
-    package mutating func next(maxLines: Int) throws(IOFailure) -> Lines? {
+    package mutating func next(maxLines: Int, maxBytes: Int = .max) throws(IOFailure) -> Lines? {
         var bytes = pending
         pending = []
         var ranges: [Range<Int>] = []
         var start = 0, scanned = 0
-        while ranges.count < maxLines {
+        while ranges.count < maxLines && start < maxBytes {
             if let newline = Self.newline(in: bytes, from: scanned) {
                 var end = newline
                 if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }

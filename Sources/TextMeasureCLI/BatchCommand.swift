@@ -32,7 +32,7 @@ struct BatchCommand: ParsableCommand {
         """, valueName: "path"))
     var store: String?
 
-    @Option(help: "Lines measured together; each chunk is spread over all cores, then written in order.")
+    @Option(help: "Lines measured together (and at most 16 MiB of them); each chunk is spread over all cores, then written in order.")
     var chunk = 4096
 
     @Option(help: """
@@ -48,11 +48,17 @@ struct BatchCommand: ParsableCommand {
         """)
     var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
 
+    /// The most bytes of input lines measured together, whatever `--chunk` says: a chunk of 4,096
+    /// lines of a megabyte each would otherwise hold 4 GB of input (and their outputs) at once.
+    static let chunkBytes = 16 << 20
+
     func run() throws {
         // The first lines are read before waiting for the fonts, which may still be loading.
         var input = LineReader(descriptor: STDIN_FILENO)
         let output = OutputWriter.standardOutput
-        let first = Result { () throws(IOFailure) -> Lines? in try input.next(maxLines: max(1, chunk)) }
+        let first = Result { () throws(IOFailure) -> Lines? in
+            try input.next(maxLines: max(1, chunk), maxBytes: Self.chunkBytes)
+        }
         let measurer = try style.makeMeasurer()
         do throws(IOFailure) {
             var lines = try first.get()
@@ -62,7 +68,7 @@ struct BatchCommand: ParsableCommand {
                                            preparedTextBytes: bytes, store: heightStore)
             while let chunk = lines {
                 try output.write(processor.process(chunk))
-                lines = try input.next(maxLines: max(1, self.chunk))
+                lines = try input.next(maxLines: max(1, self.chunk), maxBytes: Self.chunkBytes)
             }
             heightStore?.flush()
             if stats, store != nil {

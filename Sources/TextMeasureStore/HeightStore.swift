@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import TextMeasure
 
 /// Heights that outlive the process: a ``MeasurementStore`` in a SQLite file (WAL mode, through GRDB).
@@ -28,7 +28,7 @@ import TextMeasure
 ///
 /// Thread safety: every method may be called from any thread. Reads run on GRDB's pool of reader
 /// connections (concurrently with each other and with the writer); writes are queued to one
-/// background writer (``StoreWriter``) that commits a transaction per batch. Several processes may
+/// background writer thread (``StoreWriter``) that commits a transaction per batch. Several processes may
 /// share one file: WAL lets readers and one writer work at once, and a writer waits up to
 /// ``busyTimeout`` seconds for another process's transaction.
 public final class HeightStore: MeasurementStore {
@@ -112,7 +112,7 @@ public final class HeightStore: MeasurementStore {
     }
 
     deinit {
-        writer.flush()
+        writer.close()
     }
 
     /// Opens the store at `path`, or prints one warning and returns nil when it cannot be used (the

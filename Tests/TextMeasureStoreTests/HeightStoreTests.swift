@@ -81,7 +81,7 @@ struct HeightStoreTests {
     @Test func anotherLayoutVersionIsEmptiedOnOpen() throws {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         let queries = try StoreFixtures.fill(path, count: 10)
-        let queue = try DatabaseQueue(path: path)
+        let queue = try StoreFixtures.openDirectly(path)
         try queue.write { db in try db.execute(sql: "UPDATE store_info SET value = 9999 WHERE name = 'layout_version'") }
         try queue.close()
         let store = try HeightStore(path: path)
@@ -93,7 +93,7 @@ struct HeightStoreTests {
     @Test func aDamagedRowReadsAsAMiss() throws {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         let queries = try StoreFixtures.fill(path, count: 5)
-        let queue = try DatabaseQueue(path: path)
+        let queue = try StoreFixtures.openDirectly(path)
         try queue.write { db in
             try db.execute(sql: "UPDATE heights SET height = height + 1")
         }

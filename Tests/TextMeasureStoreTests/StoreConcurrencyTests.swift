@@ -6,7 +6,7 @@ import TextMeasureStore
 
 /// Several threads, store objects and processes on one file (run under the thread sanitizer too:
 /// `swift test --sanitize=thread --filter StoreConcurrency`).
-@Suite("StoreConcurrency", .disabled("hung (no result within 150 s) on the busy shared machine; not yet diagnosed"))
+@Suite("StoreConcurrency")
 struct StoreConcurrencyTests {
     let measurer = StoreFixtures.measurer
 

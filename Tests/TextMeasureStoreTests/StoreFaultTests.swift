@@ -42,7 +42,7 @@ struct StoreFaultTests {
 
     @Test func foreignSQLiteFile() throws {
         let path = StoreFixtures.folder() + "/other.sqlite"
-        let queue = try DatabaseQueue(path: path)
+        let queue = try StoreFixtures.openDirectly(path)
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE heights (key BLOB, low INTEGER, high INTEGER)")
             try db.execute(sql: "INSERT INTO heights VALUES (x'00', 1, 2)")
@@ -50,7 +50,7 @@ struct StoreFaultTests {
         try queue.close()
         #expect(throws: HeightStoreError.foreign(path: path)) { try HeightStore(path: path) }
         try expectSameAsWithoutStore(path)
-        let check = try DatabaseQueue(path: path)
+        let check = try StoreFixtures.openDirectly(path)
         #expect(try check.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM heights") } == 1)
     }
 
@@ -75,7 +75,7 @@ struct StoreFaultTests {
     @Test func anotherLayoutVersion() throws {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         _ = try StoreFixtures.run(["batch", "--store", path], input: Self.input)
-        let queue = try DatabaseQueue(path: path)
+        let queue = try StoreFixtures.openDirectly(path)
         // Rows of "another version" with wrong heights: they must never be answered.
         try queue.write { db in
             try db.execute(sql: "UPDATE heights SET height = 1")

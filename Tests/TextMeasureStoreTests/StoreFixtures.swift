@@ -1,3 +1,4 @@
+import GRDB
 import Foundation
 import TestSupport
 import TextMeasure
@@ -63,6 +64,15 @@ enum StoreFixtures {
         _ = cache.measurements(for: queries)
         store.flush()
         return queries
+    }
+
+    /// The file opened with GRDB directly (to damage or inspect it), waiting for other connections'
+    /// locks as a `HeightStore` does: the last connection of a store closing checkpoints its WAL under
+    /// an exclusive lock.
+    static func openDirectly(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(HeightStore.busyTimeout)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// What the tool prints for `input` with no store: the reference.

@@ -67,7 +67,7 @@ struct PreparedTextTests {
 @Suite("Shaped-piece cache")
 struct ShapeCacheTests {
     static func same(_ a: PreparedText, _ b: PreparedText) -> Bool {
-        a.segments == b.segments && a.clusters == b.clusters
+        a.segments == b.segments && a.clusters == b.clusters && a.lineStartAdjusts == b.lineStartAdjusts
     }
 
     /// Preparing through the cache gives exactly what shaping every run afresh gives, whether the

@@ -13,9 +13,12 @@ enum Fixtures {
     }()
 
     /// The multilingual corpus (see `Corpus`).
-    static let corpus: [String] = {
-        let path = root + "/Tests/Corpus/multilingual.txt"
+    static let corpus = corpus(named: "multilingual.txt")
+
+    /// A corpus file of Tests/Corpus, in the multilingual corpus's format, read by the shared loader.
+    static func corpus(named name: String) -> [String] {
+        let path = root + "/Tests/Corpus/" + name
         guard let texts = Corpus.load(from: path) else { fatalError("cannot read \(path)") }
         return texts
-    }()
+    }
 }

@@ -53,6 +53,7 @@ public final class PreparedTextCache: Sendable {
     /// The byte budget when none is given: 64 MiB.
     public static let defaultMaximumBytes = 64 << 20
 
+    /// The measurer that prepares the texts.
     public let measurer: TextMeasurer
     /// The most prepared texts held.
     public let capacity: Int

@@ -10,9 +10,14 @@ import Darwin
 ///
 /// The hash is computed once, when the key is made, so a key used in several caches is hashed once.
 public struct TextKey: Hashable, Sendable {
+    /// The text, in contiguous UTF-8 storage.
     public let text: String
     private let hash: Int
 
+    /// Makes the key of `text`, hashing its UTF-8 bytes.
+    ///
+    /// - Parameter text: The text; copied to contiguous UTF-8 storage if it is not there already.
+    /// - Complexity: O(*n*) in the text's UTF-8 length.
     public init(_ text: String) {
         var text = text
         text.makeContiguousUTF8()
@@ -23,6 +28,13 @@ public struct TextKey: Hashable, Sendable {
         hash = hasher.finalize()
     }
 
+    /// Whether two keys hold the same UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: `true` when the texts' UTF-8 bytes are equal.
+    /// - Complexity: O(1) when the hashes or lengths differ; otherwise O(*n*) in the UTF-8 length.
     public static func == (lhs: TextKey, rhs: TextKey) -> Bool {
         guard lhs.hash == rhs.hash, lhs.text.utf8.count == rhs.text.utf8.count else { return false }
         let equal = lhs.text.utf8.withContiguousStorageIfAvailable { left in
@@ -33,6 +45,10 @@ public struct TextKey: Hashable, Sendable {
         return (equal ?? nil) ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)
     }
 
+    /// Feeds the hash computed when the key was made into `hasher`.
+    ///
+    /// - Parameter hasher: The hasher to combine into.
+    /// - Complexity: O(1).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }

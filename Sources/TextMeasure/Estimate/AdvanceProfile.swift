@@ -160,6 +160,17 @@ extension TextMeasurer {
     /// paragraph of total advance A has at most ⌊2A / width⌋ + 1 lines, and never more than two per
     /// character. A is bounded using the widest glyph of each script in the cascade, padded by 15 % for
     /// shaping.
+    ///
+    /// - Parameters:
+    ///   - text: The text to estimate.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in pixels.
+    /// - Returns: The expected and the maximum line count and height, both within the style's line
+    ///   limit; all 0 for empty text.
+    /// - Throws: A ``TextMeasureError`` for a value of `style` outside ``MeasurementLimits``, or
+    ///   ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``.
+    /// - Complexity: O(*n*) in the text's Unicode scalars. A measurer's first estimate also builds its
+    ///   per-script advance profile, measuring a sample text per script (once per measurer).
     public func estimate(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextEstimate {
         try style.validate()
         try MeasurementLimits.check(width: width)

@@ -7,14 +7,24 @@ import Darwin
 
 /// A font file to load, with the face index for collections (`.ttc`).
 public struct FontFile: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The font file's path.
     public var path: String
+    /// The index of the face inside a collection (`.ttc`); 0 for a single-face file.
     public var faceIndex: Int
 
+    /// Creates a reference to one face of a font file.
+    ///
+    /// - Parameters:
+    ///   - path: The font file's path.
+    ///   - faceIndex: The index of the face inside a collection; 0 for a single-face file.
     public init(path: String, faceIndex: Int = 0) {
         self.path = path
         self.faceIndex = faceIndex
     }
 
+    /// Creates a reference to the first face of the font file at `path`.
+    ///
+    /// - Parameter path: The font file's path.
     public init(stringLiteral path: String) {
         self.init(path: path)
     }
@@ -32,7 +42,11 @@ public struct FontCascade: Sendable {
     public var primary: FontFace { fonts[0] }
 
     /// Loads the given files (each loaded at most once per process and shared afterwards).
-    /// Throws a ``FontError`` naming the first file that cannot be used.
+    ///
+    /// - Parameter files: The fonts, primary first, then the fallbacks in the order they are tried.
+    /// - Throws: ``FontError/emptyCascade`` when `files` is empty; otherwise the ``FontError`` naming
+    ///   the first file that is missing, unreadable, corrupt or without a face at its index.
+    /// - Complexity: Reads and validates each file not loaded before in this process.
     public init(files: [FontFile]) throws(FontError) {
         guard !files.isEmpty else { throw .emptyCascade }
         var fonts: [FontFace] = []
@@ -46,6 +60,11 @@ public struct FontCascade: Sendable {
     /// The bundled cascade (see `Fonts/README.md`): Noto Sans, Noto Sans Arabic, Hebrew, Thai,
     /// Devanagari, Droid Sans Fallback (CJK), Nanum Gothic (Hangul), Noto Sans Math, Noto Sans
     /// Symbols 2 and Noto Color Emoji.
+    ///
+    /// - Returns: The cascade of ``BundledFonts/fileNames``, in that order.
+    /// - Throws: ``FontError/bundledFontsNotFound(searched:)`` when no folder of
+    ///   ``BundledFonts/searchPath()`` holds all the files; otherwise the ``FontError`` of a file that
+    ///   cannot be loaded.
     public static func bundled() throws(FontError) -> FontCascade {
         try FontCascade(files: BundledFonts.files())
     }
@@ -68,6 +87,12 @@ public enum BundledFonts {
     ]
 
     /// The default cascade's files, from the first folder in ``searchPath()`` that holds all of them.
+    ///
+    /// Only checks that the files are readable; loading them is ``FontCascade/init(files:)``'s job.
+    ///
+    /// - Returns: The paths of ``fileNames`` in that folder, in order.
+    /// - Throws: ``FontError/bundledFontsNotFound(searched:)``, listing the folders searched, when no
+    ///   folder holds all of them.
     public static func files() throws(FontError) -> [FontFile] {
         let folders = searchPath()
         for folder in folders where fileNames.allSatisfy({ access(folder + "/" + $0, R_OK) == 0 }) {
@@ -82,6 +107,8 @@ public enum BundledFonts {
     ///    above it (covers `.build/debug/textmeasure`, test runners, and `bin/` + `share/` installs);
     /// 3. the package's own `Fonts/`, located from this source file at build time (covers a binary
     ///    copied elsewhere while the checkout still exists).
+    ///
+    /// - Returns: The folders, in that order; some may not exist.
     public static func searchPath() -> [String] {
         var folders: [String] = []
         if let override = getenv("TEXTMEASURE_FONTS") {

@@ -1,4 +1,4 @@
-/// Why a font file could not be used. Every case names the file.
+/// Why a font file could not be used. Every case about one file names it.
 public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Nothing exists at the path.
     case fileNotFound(path: String)
@@ -13,6 +13,8 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The bundled fonts were not found; `searched` lists the folders looked in.
     case bundledFontsNotFound(searched: [String])
 
+    /// A one-line message saying what is wrong, naming the file for a file's error and the folders
+    /// searched for the bundled fonts.
     public var description: String {
         switch self {
         case .fileNotFound(let path):

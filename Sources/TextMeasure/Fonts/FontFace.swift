@@ -76,7 +76,11 @@ public final class FontFace: @unchecked Sendable {
             throw .unreadable(path: path, reason: "HarfBuzz could not map the file")
         }
         defer { hb_blob_destroy(blob) }
-        guard let face = hb_face_create(blob, UInt32(faceIndex)), hb_face_get_glyph_count(face) > 0 else {
+        guard let face = hb_face_create(blob, UInt32(faceIndex)) else {
+            throw .corrupt(path: path, reason: "HarfBuzz could not read the face")
+        }
+        guard hb_face_get_glyph_count(face) > 0 else {
+            hb_face_destroy(face)   // a face without glyphs is refused, and not leaked (found by fuzzing)
             throw .corrupt(path: path, reason: "HarfBuzz found no glyphs")
         }
         hb_face_make_immutable(face)

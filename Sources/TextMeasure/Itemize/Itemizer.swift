@@ -9,6 +9,10 @@ struct Run {
     /// Index of the font in the cascade.
     var font: Int
     var script: hb_script_t
+    /// The run begins inside a grapheme cluster that ``Itemizer`` cut because it was too long: HarfBuzz
+    /// must not draw a dotted circle for the marks it begins with, and the shaped-piece cache (whose
+    /// keys do not say so) is not used.
+    var startsInsideGrapheme = false
 }
 
 /// Splits a paragraph into runs: the font is chosen per grapheme cluster through the cascade (so a
@@ -22,24 +26,42 @@ struct Run {
 ///    else the first covering its base, else the primary font (which draws `.notdef`);
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
 ///    (as in Pango): it takes the font of the text around it (see `resolveFollowers`).
+///
+/// Grapheme clusters are bounded (see ``maximumNonStarters`` and ``maximumScalars``): a longer one is cut
+/// into pieces that are clusters of their own, shaped separately. No script needs more, and without a
+/// bound one cluster of N combining marks costs HarfBuzz 6.0 O(N²) time.
 struct Itemizer {
     let selector: FontSelector
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
     nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
 
+    /// The most non-starters (characters of canonical combining class other than 0) in a row inside one
+    /// cluster: Unicode's Stream-Safe Text Format (UAX #15) allows 30; the 31st starts a new cluster.
+    static let maximumNonStarters = 30
+    /// The most characters in one cluster. The longest emoji ZWJ sequences have 10, a base with 30
+    /// marks 31; past this (a chain of thousands of joiners, jamo or viramas), a new cluster starts.
+    static let maximumScalars = 32
+
     /// One entry per grapheme cluster of the paragraph: its byte start, chosen font, resolved script and
     /// whether it is a lone hanging space.
     struct Cluster {
         var start: Int
-        var font: Int
+        /// Index of the font in the cascade; nil for a neutral cluster until `resolveFollowers` gives it
+        /// its neighbours' font (every cluster has one once `clusters(of:flags:into:)` returns).
+        var font: Int?
         var script: hb_script_t
         var isSpace: Bool
         /// A lone space, control or format character or selector: it follows its neighbours' font.
         var isNeutral: Bool
         var isEmoji: Bool
+        /// The cluster is a piece of an over-long grapheme cluster, after its first (see
+        /// ``Itemizer/maximumScalars``): it starts a run of its own, shaped separately.
+        var continuesGrapheme = false
     }
 
     /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`.
+    ///
+    /// - Complexity: O(n) in the paragraph's bytes.
     func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>, into clusters: inout [Cluster]) {
         clusters.removeAll(keepingCapacity: true)
         let count = bytes.count
@@ -47,29 +69,68 @@ struct Itemizer {
         while start < count {
             var end = start + 1
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
-            let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
-            let isLone = firstLength == end - start
-            if isLone && first < 0x80 {
-                // ASCII: no emoji, Latin or Common script, the font from a table.
-                let isSpace = first == 0x20 || first == 0x09
-                let isNeutral = isSpace || first < 0x20 || first == 0x7F
-                let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
-                clusters.append(Cluster(start: start, font: isNeutral ? -1 : selector.firstCovering(first) ?? 0,
-                                        script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
-                                        isSpace: isSpace, isNeutral: isNeutral, isEmoji: false))
-                start = end
-                continue
+            // A cluster of at most `maximumScalars` bytes cannot hold too many characters.
+            if end - start <= Self.maximumScalars {
+                append(bytes, start, end, continuesGrapheme: false, to: &clusters)
+            } else {
+                var pieceStart = start
+                while pieceStart < end {
+                    let pieceEnd = Self.pieceEnd(in: bytes, from: pieceStart, to: end)
+                    append(bytes, pieceStart, pieceEnd, continuesGrapheme: pieceStart > start, to: &clusters)
+                    pieceStart = pieceEnd
+                }
             }
-            let properties = Int(cub_scalar_properties(first))
-            let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
-            let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0
-            let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
-            let font = isNeutral ? -1 : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
-            clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
-                                    isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji))
             start = end
         }
         resolveFollowers(&clusters, bytes: bytes)
+    }
+
+    /// Where the piece of the grapheme cluster `start..<end` that begins at `start` ends: before the
+    /// character that would be its `maximumScalars + 1`th, or its `maximumNonStarters + 1`th non-starter
+    /// in a row; at `end` if neither comes.
+    static func pieceEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var offset = start
+        var scalars = 0
+        var nonStarters = 0
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            if hb_unicode_combining_class(unicode, scalar) == HB_UNICODE_COMBINING_CLASS_NOT_REORDERED {
+                nonStarters = 0
+            } else {
+                nonStarters += 1
+            }
+            scalars += 1
+            if offset > start && (scalars > maximumScalars || nonStarters > maximumNonStarters) { return offset }
+            offset += length
+        }
+        return end
+    }
+
+    /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
+    @inline(__always)
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
+                        to clusters: inout [Cluster]) {
+        let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
+        let isLone = firstLength == end - start
+        if isLone && first < 0x80 {
+            // ASCII: no emoji, Latin or Common script, the font from a table.
+            let isSpace = first == 0x20 || first == 0x09
+            let isNeutral = isSpace || first < 0x20 || first == 0x7F
+            let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
+            clusters.append(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
+                                    script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
+                                    isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
+                                    continuesGrapheme: continuesGrapheme))
+            return
+        }
+        let properties = Int(cub_scalar_properties(first))
+        let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
+        let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0
+        let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
+        let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
+        clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
+                                isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
+                                continuesGrapheme: continuesGrapheme))
     }
 
     /// Gives neutral clusters their font and Common/Inherited clusters their script.
@@ -108,14 +169,26 @@ struct Itemizer {
         }
     }
 
-    /// Groups consecutive clusters with the same font and script into runs.
+    /// The most bytes HarfBuzz shapes at once: a longer run is cut between two clusters (1 MB and more
+    /// of text in one font and script). HarfBuzz works in linear time there, but its buffers hold at
+    /// most 2^30 characters and its lengths are 32-bit.
+    static let maximumRunBytes = 1 << 22
+
+    /// Groups consecutive clusters with the same font and script into runs; a piece of a cut grapheme
+    /// cluster starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
     func runs(of clusters: [Cluster], byteCount: Int, into runs: inout [Run]) {
         runs.removeAll(keepingCapacity: true)
-        guard var current = clusters.first.map({ Run(start: 0, end: 0, font: $0.font, script: $0.script) }) else { return }
-        for cluster in clusters.dropFirst() where cluster.font != current.font || cluster.script != current.script {
+        // Every cluster has its font by now (see `Cluster.font`); the primary font stands in otherwise.
+        guard var current = clusters.first.map({ Run(start: 0, end: 0, font: $0.font ?? 0, script: $0.script) }) else {
+            return
+        }
+        for cluster in clusters.dropFirst()
+        where cluster.font != current.font || cluster.script != current.script || cluster.continuesGrapheme
+            || cluster.start - current.start >= Self.maximumRunBytes {
             current.end = cluster.start
             runs.append(current)
-            current = Run(start: cluster.start, end: 0, font: cluster.font, script: cluster.script)
+            current = Run(start: cluster.start, end: 0, font: cluster.font ?? 0, script: cluster.script,
+                          startsInsideGrapheme: cluster.continuesGrapheme)
         }
         current.end = byteCount
         runs.append(current)

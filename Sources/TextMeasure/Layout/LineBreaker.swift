@@ -11,6 +11,8 @@
 ///   starts the next line instead (unless it begins a new shaping run, which Pango lays out separately);
 /// - a line that ends inside a word or between two pieces with no space between them is as wide as
 ///   that piece shaped on its own (the kerning with what follows is dropped), as Pango reshapes it;
+///   inside a ligature, a line ending there draws the ligature's head on its own and the next line
+///   its tail (both measured at prepare time, see `Preparer`);
 /// - a mandatory break ends the line;
 /// - a tab advances to the next tab stop at least a space away (stops every eight spaces of the
 ///   primary font, from the line's start), so a segment holding one is as wide as where it starts
@@ -54,12 +56,17 @@ struct LineBreaker {
         /// Whether white space hangs after the content only because the content fits (a narrower width
         /// would push it to the next line).
         var hangsBecauseContentFits = false
+        /// Whether the line holds anything yet (a closed line is not open until something starts one).
+        var isOpen = false
 
         /// The line's width as drawn: white space excluded, lost kerning included.
         var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
 
+        init() {}
+
         init(start: Int32) {
             self.start = start
+            isOpen = true
         }
 
         mutating func addContent(width: Int, endAdjust: Int, clusters: Int) {
@@ -93,7 +100,9 @@ struct LineBreaker {
         let maxLines: Int
         let record: ((LineRecord) -> Void)?
         var outcome = Outcome()
-        var line: OpenLine?
+        /// The line being filled, when `line.isOpen` (kept in place, not as an optional: layout
+        /// mutates it for every segment).
+        var line = OpenLine()
 
         init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?) {
             self.prepared = prepared
@@ -107,40 +116,63 @@ struct LineBreaker {
             for (index, segment) in segments.enumerated() {
                 let clusterEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : prepared.clusters.count
                 if segment.contentClusterCount > 0 {
-                    var content = contentWidth(of: segment, at: line?.advance ?? 0)
-                    if let current = line, current.advance + content + segment.endAdjust > width {
-                        guard close(change: current.advance + content + segment.endAdjust, moreFollows: true) else {
-                            return
-                        }
-                        if segment.hasTab { content = contentWidth(of: segment, at: 0) }
-                    }
-                    if line == nil && content + segment.endAdjust > width && segment.contentClusterCount > 1 {
-                        guard breakClusters(of: segment) else { return }
-                    } else {
-                        if line == nil { line = OpenLine(start: segment.byteStart) }
-                        line!.addContent(width: content, endAdjust: segment.endAdjust,
-                                         clusters: segment.contentClusterCount)
-                    }
-                    line!.end = prepared.clusters[Int(segment.contentEnd) - 1].end
+                    guard place(segment) else { return }
                 }
                 if segment.hanging > 0 || (segment.hasTab && Int(segment.contentEnd) < clusterEnd) {
-                    let space = prepared.clusters[Int(segment.contentEnd)].flags
-                    if let current = line, current.visibleWidth > width, !space.contains(.startsRun) {
-                        // Space cannot hang after a cluster that already overflows.
-                        guard close(change: current.visibleWidth, moreFollows: true) else { return }
-                    }
-                    if line == nil { line = OpenLine(start: prepared.clusters[Int(segment.contentEnd)].start) }
-                    let hanging = segment.hasTab
-                        ? span(of: Int(segment.contentEnd)..<clusterEnd, at: line!.advance) : segment.hanging
-                    line!.addSpace(hanging, startsRun: space.contains(.startsRun))
+                    guard hangSpace(of: segment, clusterEnd: clusterEnd) else { return }
                 }
-                if line == nil { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
-                line!.end = segment.byteEnd
+                if !line.isOpen { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
+                line.end = segment.byteEnd
                 if segment.isMandatoryBreak {
                     guard close(change: nil, moreFollows: index + 1 < segments.count) else { return }
                 }
             }
             _ = close(change: nil, moreFollows: false)
+        }
+
+        /// Puts a segment's visible content on the open line, else on a new line, broken between
+        /// clusters if no line can hold it. Returns false when the line limit stopped the layout.
+        @inline(__always)
+        mutating func place(_ segment: Segment) -> Bool {
+            let x = line.isOpen ? line.advance : 0
+            var content = contentWidth(of: segment, at: x)
+            let contentEnd = prepared.clusters[Int(segment.contentEnd) - 1].end
+            if line.isOpen {
+                let needed = line.advance + content + segment.endAdjust
+                if needed <= width {
+                    line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+                    line.end = contentEnd
+                    return true
+                }
+                guard close(change: needed, moreFollows: true) else { return false }
+                if segment.hasTab { content = contentWidth(of: segment, at: 0) }
+            }
+            // The segment starts a line (inside a ligature, with the ligature's tail drawn on its own).
+            let lead = prepared.lineStartAdjust(at: Int(segment.firstCluster))
+            if lead + content + segment.endAdjust > width && segment.contentClusterCount > 1 {
+                return breakClusters(of: segment)
+            }
+            line = OpenLine(start: segment.byteStart)
+            line.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+            line.end = contentEnd
+            return true
+        }
+
+        /// Adds the white space after a segment's content to the open line, where it hangs, or starts
+        /// a line with it. Returns false when the line limit stopped the layout.
+        @inline(__always)
+        mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
+            let spaceIndex = Int(segment.contentEnd)
+            let space = prepared.clusters[spaceIndex].flags
+            if line.isOpen, line.visibleWidth > width, !space.contains(.startsRun) {
+                // Space cannot hang after a cluster that already overflows.
+                guard close(change: line.visibleWidth, moreFollows: true) else { return false }
+            }
+            if !line.isOpen { line = OpenLine(start: prepared.clusters[spaceIndex].start) }
+            let x = line.advance
+            let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
+            line.addSpace(hanging, startsRun: space.contains(.startsRun))
+            return true
         }
 
         /// The width of a segment's visible content when it starts at `x` on its line.
@@ -167,7 +199,8 @@ struct LineBreaker {
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
         /// width at which this line would have taken in what follows it.
         mutating func close(change: Int?, moreFollows: Bool) -> Bool {
-            guard let current = line else { return true }
+            guard line.isOpen else { return true }
+            let current = line
             let visible = current.visibleWidth
             outcome.lineCount += 1
             outcome.widestLine = max(outcome.widestLine, visible)
@@ -177,7 +210,7 @@ struct LineBreaker {
             }
             if let change { outcome.changeWidth = min(outcome.changeWidth, change) }
             record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
-            line = nil
+            line.isOpen = false
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
                 outcome.isTruncated = true
                 return false
@@ -193,12 +226,14 @@ struct LineBreaker {
             var index = Int(segment.firstCluster)
             while true {
                 var current = OpenLine(start: clusters[index].start)
-                // The first cluster goes on the line whatever its width.
+                // The first cluster goes on the line whatever its width (inside a ligature, with the
+                // ligature's tail drawn on its own).
                 let first = clusters[index]
                 if first.flags.contains(.space) {
                     current.addSpace(advance(of: first, at: 0), startsRun: first.flags.contains(.startsRun))
                 } else {
-                    current.addContent(width: advance(of: first, at: 0), endAdjust: Int(first.breakAdjust), clusters: 1)
+                    current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
+                                       endAdjust: Int(first.breakAdjust), clusters: 1)
                 }
                 index += 1
                 var change = 0

@@ -38,6 +38,8 @@ extension PreparedText {
     /// - Parameters:
     ///   - width: The width to wrap at, in pixels.
     ///   - withLines: Whether to report each line.
+    /// - Returns: Height, line count, truncation and the widths over which they hold; the lines too
+    ///   when `withLines` is `true`.
     /// - Throws: ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``.
     /// - Complexity: O(*n*) in the text's break opportunities; without lines, no allocation.
     public func layout(width: Double, withLines: Bool) throws(TextMeasureError) -> TextMeasurement {

@@ -23,8 +23,13 @@ public enum MeasurementLimits {
     public static let lineHeightMultiple: ClosedRange<Double> = 0...1_000
     /// `maxLines`: 0 means unlimited.
     public static let maxLines: ClosedRange<Int> = 0...Int(Int32.max)
+    /// A text's length in UTF-8 bytes: byte offsets are stored in 32 bits.
+    public static let textBytes: ClosedRange<Int> = 0...(Int(Int32.max) - 1)
 
     /// Whether `width` is a width the package measures at.
+    ///
+    /// - Parameter width: A width in pixels.
+    /// - Returns: `true` when `width` is in ``width``; `false` for NaN and the infinities.
     @inlinable
     public static func isValid(width: Double) -> Bool {
         MeasurementLimits.width.contains(width)   // NaN is in no range
@@ -54,6 +59,14 @@ public enum MeasurementLimits {
             guard lineHeightMultiple.contains(value) else { throw .invalidLineHeightMultiple(value) }
         }
         guard maxLines.contains(style.maxLines) else { throw .invalidMaxLines(style.maxLines) }
+    }
+
+    /// Checks a text's length.
+    ///
+    /// - Parameter textByteCount: The text's length in UTF-8 bytes.
+    /// - Throws: ``TextMeasureError/textTooLong(byteCount:)`` when it is beyond ``textBytes``.
+    public static func check(textByteCount: Int) throws(TextMeasureError) {
+        guard textBytes.contains(textByteCount) else { throw .textTooLong(byteCount: textByteCount) }
     }
 
     /// A width in layout units (1/1024 px), once checked.

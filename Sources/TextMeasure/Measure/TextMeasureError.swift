@@ -11,6 +11,8 @@ public enum TextMeasureError: Error, Hashable, Sendable, CustomStringConvertible
     case invalidLineHeight(Double)
     /// A line-height multiple is outside ``MeasurementLimits/lineHeightMultiple`` (or not a number).
     case invalidLineHeightMultiple(Double)
+    /// The text is longer than ``MeasurementLimits/textBytes``.
+    case textTooLong(byteCount: Int)
     /// ICU could not analyze the text for breaks (ICU error code).
     case unicodeAnalysisFailed(code: Int32)
 
@@ -37,6 +39,8 @@ public enum TextMeasureError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidMaxLines(let value):
             "\(name("maxLines")) \(value) is out of range: must be an integer from "
                 + "\(MeasurementLimits.maxLines.lowerBound) (unlimited) to \(MeasurementLimits.maxLines.upperBound)"
+        case .textTooLong(let count):
+            "\(name("text")) of \(count) bytes is too long: at most \(MeasurementLimits.textBytes.upperBound) bytes of UTF-8"
         case .unicodeAnalysisFailed(let code): "ICU could not analyze the text (error \(code))"
         }
     }

@@ -29,6 +29,9 @@ public struct TextMeasurement: Hashable, Sendable {
         public var width: Double
 
         /// The line's range in `text` (the string that was measured).
+        ///
+        /// - Parameter text: The string that was measured; a shorter one traps.
+        /// - Returns: The line's range, white space hanging at its end included.
         public func range(in text: String) -> Range<String.Index> {
             let utf8 = text.utf8
             let start = utf8.index(utf8.startIndex, offsetBy: utf8Range.lowerBound)
@@ -38,6 +41,9 @@ public struct TextMeasurement: Hashable, Sendable {
     }
 
     /// Whether this measurement (its lines, and so its height) holds at `width`.
+    ///
+    /// - Parameter width: A width in pixels.
+    /// - Returns: `true` when `width` is in ``validWidths``.
     public func isValid(atWidth width: Double) -> Bool {
         validWidths.contains(width)
     }

@@ -2,10 +2,19 @@ import Dispatch
 
 /// One text to measure in a batch.
 public struct MeasureRequest: Hashable, Sendable {
+    /// The text to measure.
     public var text: String
+    /// Size, line height and line limit.
     public var style: TextStyle
+    /// The width to wrap at, in pixels.
     public var width: Double
 
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - text: The text to measure.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in pixels.
     public init(text: String, style: TextStyle, width: Double) {
         self.text = text
         self.style = style
@@ -17,6 +26,11 @@ extension TextMeasurer {
     /// Measures many texts at once on all cores (for prefetching the rows just below the visible
     /// ones, or a server building a feed). Results come back in the order of `requests`; a request
     /// that cannot be measured gets its error in its slot and the others go on.
+    ///
+    /// - Parameter requests: The texts to measure, each with its style and width.
+    /// - Returns: One result per request, in order: the measurement, or the ``TextMeasureError`` that
+    ///   ``measure(_:style:width:)`` throws for it.
+    /// - Complexity: The requests' measurements, spread over every core a few requests at a time.
     public func measure(_ requests: [MeasureRequest]) -> [Result<TextMeasurement, TextMeasureError>] {
         Self.concurrentMap(requests) { request in
             Result { () throws(TextMeasureError) -> TextMeasurement in

@@ -28,23 +28,38 @@ public final class TextMeasurer: Sendable {
     private let profile = Locked<AdvanceProfile?>(nil)
 
     /// A measurer using the bundled fonts (see ``BundledFonts``).
+    ///
+    /// - Throws: ``FontError/bundledFontsNotFound(searched:)`` when the bundled fonts are not found;
+    ///   otherwise the ``FontError`` of a bundled file that cannot be loaded.
     public convenience init() throws(FontError) {
         self.init(cascade: try .bundled())
     }
 
     /// A measurer using these font files, in order: the first is the primary font, the rest are
-    /// fallbacks. Throws a ``FontError`` naming the first file that is missing, unreadable or corrupt.
+    /// fallbacks.
+    ///
+    /// - Parameter fontFiles: Paths of font files, primary first; the first face of each is used.
+    /// - Throws: ``FontError/emptyCascade`` when `fontFiles` is empty; otherwise the ``FontError``
+    ///   naming the first file that is missing, unreadable or corrupt.
     public convenience init(fontFiles: [String]) throws(FontError) {
         self.init(cascade: try FontCascade(files: fontFiles.map { FontFile(path: $0) }))
     }
 
     /// A measurer using these font faces, in order (use ``FontFile/faceIndex`` for `.ttc` collections).
+    ///
+    /// - Parameter fonts: The faces, primary first, then the fallbacks in the order they are tried.
+    /// - Throws: ``FontError/emptyCascade`` when `fonts` is empty; otherwise the ``FontError`` naming
+    ///   the first file that is missing, unreadable, corrupt or without a face at its index.
     public convenience init(fonts: [FontFile]) throws(FontError) {
         self.init(cascade: try FontCascade(files: fonts))
     }
 
-    /// A measurer using an already loaded cascade. `shapeCacheCapacity` bounds the cache of shaped
-    /// pieces (words) reused across texts; 0 turns it off.
+    /// A measurer using an already loaded cascade.
+    ///
+    /// - Parameters:
+    ///   - cascade: The fonts, primary first.
+    ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 128
+    ///     bytes each; 0 turns the cache off.
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
@@ -61,6 +76,17 @@ public final class TextMeasurer: Sendable {
     }
 
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
+    ///
+    /// - Parameters:
+    ///   - text: The text to prepare.
+    ///   - style: The size and line height to shape with, and the line limit layouts apply.
+    /// - Returns: The prepared text; lay it out with ``PreparedText/layout(width:)``.
+    /// - Throws: A ``TextMeasureError`` for a value of `style` outside ``MeasurementLimits``,
+    ///   ``TextMeasureError/textTooLong(byteCount:)`` for a text longer than
+    ///   ``MeasurementLimits/textBytes``, or ``TextMeasureError/unicodeAnalysisFailed(code:)`` when ICU
+    ///   fails.
+    /// - Complexity: O(*n*) in the text's length: Unicode analysis and shaping (pieces found in the
+    ///   shape cache are not shaped again). This is the expensive part of measuring.
     public func prepare(_ text: String, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         try style.validate()
         // The preparation uses the fonts' raw pointers: hold the fonts until it is done, whatever the
@@ -82,12 +108,26 @@ public final class TextMeasurer: Sendable {
 
     /// Measures `text` in `style` at `width` pixels: lines, height, truncation and the range of widths
     /// over which the result holds.
+    ///
+    /// - Parameters:
+    ///   - text: The text to measure.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in pixels.
+    /// - Returns: The lines, height, truncation and the widths over which they hold.
+    /// - Throws: ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``
+    ///   (checked before any shaping), or an error of ``prepare(_:style:)``.
+    /// - Complexity: O(*n*) in the text's length. To lay one text out at several widths, prepare it
+    ///   once and call ``PreparedText/layout(width:)`` for each.
     public func measure(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMeasurement {
         try MeasurementLimits.check(width: width)   // refuse a bad width before shaping anything
         return try prepare(text, style: style).layout(width: width)
     }
 
     /// The height of one line in `style`, in pixels.
+    ///
+    /// - Parameter style: The style; its size and line height are used.
+    /// - Returns: The line height in pixels.
+    /// - Throws: A ``TextMeasureError`` for a value of `style` outside ``MeasurementLimits``.
     public func lineHeight(for style: TextStyle) throws(TextMeasureError) -> Double {
         try style.validate()
         return Preparer.lineHeight(style, primary: fonts(scale: style.scale)[0])

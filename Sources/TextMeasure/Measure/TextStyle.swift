@@ -25,6 +25,12 @@ public struct TextStyle: Hashable, Sendable {
     /// (``TextMeasurement/isTruncated``) and measures `maxLines` lines tall.
     public var maxLines: Int
 
+    /// Creates a style. Its values are checked against ``MeasurementLimits`` when it is used.
+    ///
+    /// - Parameters:
+    ///   - size: Font size in pixels.
+    ///   - lineHeight: How tall each line is.
+    ///   - maxLines: The most lines shown; 0 means unlimited.
     public init(size: Double = 17, lineHeight: LineHeight = .natural, maxLines: Int = 0) {
         self.size = size
         self.lineHeight = lineHeight

@@ -12,7 +12,7 @@ final class PrepareScratch: @unchecked Sendable {
     /// Per byte of the paragraph: break flags (from ICU), HarfBuzz cluster advance, break adjustment,
     /// unsafe-to-concat mark and cluster start, and the grapheme cluster the byte belongs to.
     private(set) var flags = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-    private(set) var advance = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    private(set) var advance = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     private(set) var breakAdjust = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     private(set) var isUnsafe = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     private(set) var isClusterStart = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
@@ -23,6 +23,10 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceKeys: [ShapeCache.Key?] = []
     var pieceShapes: [ShapeCache.Shape?] = []
     var shapedPieces: [(ShapeCache.Key, ShapeCache.Shape)] = []
+    /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
+    var ligatures: [Range<Int>] = []
+    /// Pieces of over-long grapheme clusters shaped during the current preparation.
+    var cutPieces = CutPieceShapes()
     /// Shape plans by face and segment properties, looked up once per thread (see `shapePlan`).
     private var shapePlans: [PlanKey: OpaquePointer] = [:]
 
@@ -68,6 +72,7 @@ final class PrepareScratch: @unchecked Sendable {
         let scratch = pool.withLock { $0.popLast() } ?? PrepareScratch()
         defer {
             hb_buffer_clear_contents(scratch.buffer)
+            scratch.cutPieces.removeAll()
             // Keep the pool and each scratch bounded: a huge text does not pin its memory.
             if scratch.capacity > 1 << 20 { scratch.release() }
             pool.withLock { pool in

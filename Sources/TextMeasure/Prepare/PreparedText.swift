@@ -25,28 +25,57 @@ public struct PreparedText: Sendable {
     let segments: [Segment]
     /// Every grapheme cluster, in text order.
     let clusters: [PreparedCluster]
+    /// For the clusters flagged ``ClusterFlags/adjustsLineStart`` (inside a ligature), how much wider
+    /// a line starting at them is; in cluster order.
+    let lineStartAdjusts: [LineStartAdjust]
     /// The distance between tab stops, in 1/1024 px: eight spaces of the primary font, as in Pango. A
     /// tab reaches the first stop at least an eighth of that (a space) past where it starts.
     let tabStop: Int
 
     init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
-         tabStop: Int) {
+         lineStartAdjusts: [LineStartAdjust], tabStop: Int) {
         self.text = text
         self.style = style
         self.lineHeight = lineHeight
         self.segments = segments
         self.clusters = clusters
+        self.lineStartAdjusts = lineStartAdjusts
         self.tabStop = tabStop
     }
 
-    /// About how many bytes the prepared form holds: its segments and clusters (as allocated), the
-    /// text's UTF-8 bytes and the value itself. What ``PreparedTextCache`` counts against its budget.
+    /// About how many bytes the prepared form holds: its segments, clusters and line-start table (as
+    /// allocated), the text's UTF-8 bytes and the value itself. What ``PreparedTextCache`` counts
+    /// against its budget.
     ///
     /// - Complexity: O(1).
     var byteCount: Int {
         MemoryLayout<PreparedText>.size + segments.capacity * MemoryLayout<Segment>.stride
-            + clusters.capacity * MemoryLayout<PreparedCluster>.stride + text.utf8.count
+            + clusters.capacity * MemoryLayout<PreparedCluster>.stride
+            + lineStartAdjusts.capacity * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
     }
+
+    /// How much wider a line starting at cluster `index` is than the cluster's advance in context: not
+    /// 0 only inside a ligature, where the line draws the ligature's tail on its own.
+    ///
+    /// - Complexity: O(1) for an unflagged cluster, else O(log n) in the flagged clusters.
+    @inline(__always)
+    func lineStartAdjust(at index: Int) -> Int {
+        guard clusters[index].flags.contains(.adjustsLineStart) else { return 0 }
+        var low = 0, high = lineStartAdjusts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(lineStartAdjusts[middle].cluster) < index { low = middle + 1 } else { high = middle }
+        }
+        return low < lineStartAdjusts.count && Int(lineStartAdjusts[low].cluster) == index
+            ? Int(lineStartAdjusts[low].adjust) : 0
+    }
+}
+
+/// How much wider a line is when it starts at a cluster inside a ligature (see
+/// ``PreparedText/lineStartAdjust(at:)``), in 1/1024 px.
+struct LineStartAdjust: Hashable, Sendable {
+    var cluster: Int32
+    var adjust: Int32
 }
 
 /// One grapheme cluster as layout sees it.
@@ -54,10 +83,11 @@ struct PreparedCluster: Hashable, Sendable {
     /// Byte range in `text.utf8`.
     var start: Int32
     var end: Int32
-    /// Advance in 1/1024 px.
+    /// Advance in 1/1024 px, as shaped in context (a ligature's shared evenly between the clusters it
+    /// spans), clamped to 32 bits: ±2^31 units is two million pixels, more than any cluster's.
     var advance: Int32
-    /// How much wider the cluster is when a line ends right after it (its kerning with the next
-    /// cluster is lost), in 1/1024 px.
+    /// How much wider the cluster is when a line ends right after it, in 1/1024 px: its kerning with
+    /// the next cluster is lost, or, inside a ligature, the line draws the ligature's head on its own.
     var breakAdjust: Int32
     var flags: ClusterFlags
 }
@@ -72,6 +102,9 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     static let startsRun = ClusterFlags(rawValue: 2)
     /// A tab: its advance depends on where on the line it falls (see `PreparedText.tabStop`).
     static let tab = ClusterFlags(rawValue: 4)
+    /// Inside a ligature: a line starting here is wider or narrower than the cluster's advance in
+    /// context (see `PreparedText.lineStartAdjust(at:)`).
+    static let adjustsLineStart = ClusterFlags(rawValue: 8)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).

@@ -7,9 +7,23 @@ struct Preparer {
     let selector: FontSelector
     /// Shaped pieces reused across texts; nil shapes every run afresh.
     let shapeCache: ShapeCache?
+    /// Broken ligatures' pieces measured across texts; there when `shapeCache` is.
+    let ligatureBreaks: LigatureBreakCache?
 
+    init(selector: FontSelector, shapeCache: ShapeCache?) {
+        self.selector = selector
+        self.shapeCache = shapeCache
+        ligatureBreaks = shapeCache == nil ? nil : LigatureBreakCache()
+    }
+
+    /// The longest text prepared, in UTF-8 bytes: byte offsets and cluster counts are stored in 32 bits,
+    /// and ICU and HarfBuzz take 32-bit lengths.
     /// Prepares `text`; `fonts` are the cascade's HarfBuzz fonts at the style's scale.
+    ///
+    /// - Throws: ``TextMeasureError/textTooLong(byteCount:)`` for a text longer than
+    ///   ``MeasurementLimits/textBytes``, or ``TextMeasureError/unicodeAnalysisFailed(code:)``.
     func prepare(_ text: String, style: TextStyle, fonts: [HBFont]) throws(TextMeasureError) -> PreparedText {
+        try MeasurementLimits.check(textByteCount: text.utf8.count)
         var text = text
         let outcome: Result<Builder, TextMeasureError> = text.withUTF8 { bytes in
             PrepareScratch.withScratch { scratch in
@@ -17,7 +31,7 @@ struct Preparer {
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
                 let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.handle),
-                                      shapeCache: shapeCache, scratch: scratch)
+                                      shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes) { start, end in
                     guard failure == nil else { return }
@@ -33,24 +47,27 @@ struct Preparer {
         let builder = try outcome.get()
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
                             segments: builder.segments, clusters: builder.clusters,
-                            tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
+                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
-    /// font); Pango's own fallback, 50 px, if none has.
+    /// font); Pango's own fallback, 50 px, if none has. At most 2^31 − 1 units (two million pixels),
+    /// so that a tab, like any cluster, advances less than 2^32 and no line of fewer than 2^31
+    /// clusters can overflow 64 bits.
     static func tabStop(_ fonts: [HBFont]) -> Int {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
             let advance = Int(hb_font_get_glyph_h_advance(font.pointer, glyph))
-            if advance > 0 { return 8 * advance }
+            if advance > 0 { return min(8 * advance, Int(Int32.max)) }
         }
         return 50 * 1024
     }
 
     static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
         switch style.lineHeight {
-        case .natural: Double(primary.ascender - primary.descender + primary.lineGap) / 1024
+        // A font's metrics may be anything (a negative line gap was found by fuzzing): never below 0.
+        case .natural: max(0, Double(Int(primary.ascender) - Int(primary.descender) + Int(primary.lineGap)) / 1024)
         case .fixed(let height): height
         case .multiple(let factor): factor * style.size
         }
@@ -63,22 +80,27 @@ struct Preparer {
         /// The cascade's fonts at the style's scale (the caller holds their ``HBFont``s).
         let fonts: [HBFont.Handle]
         let shapeCache: ShapeCache?
+        let ligatureBreaks: LigatureBreakCache?
         let scratch: PrepareScratch
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
+    ///
+    /// Offsets are stored in 32 bits: `prepare` refuses texts of 2^31 bytes or more, so every byte offset
+    /// and cluster index fits. Advances are summed in `Int` and stored clamped to 32 bits per cluster.
     private struct Builder {
         var segments: [Segment] = []
         var clusters: [PreparedCluster] = []
+        var lineStartAdjusts: [LineStartAdjust] = []
         var hasTab = false
 
         mutating func add(paragraph range: Range<Int>, _ context: Context) throws(TextMeasureError) {
-            let base = Int32(range.lowerBound)
+            let base = range.lowerBound
             let count = range.count
             if count == 0 {
                 let first = Int32(clusters.count)
-                segments.append(Segment(byteStart: base, byteEnd: base, firstCluster: first, contentEnd: first,
-                                        width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
+                segments.append(Segment(byteStart: Int32(base), byteEnd: Int32(base), firstCluster: first,
+                                        contentEnd: first, width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
                 return
             }
             let bytes = UnsafeBufferPointer(rebasing: context.bytes[range])
@@ -94,12 +116,39 @@ struct Preparer {
             // 2. Clusters with their font and script, then runs.
             context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
-            let itemized = scratch.clusters
             let firstCluster = clusters.count
-            clusters.reserveCapacity(firstCluster + itemized.count)
+            appendClusters(scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch)
+
+            // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
+            let output = scratch.shaperOutput
+            for run in scratch.runs {
+                let font = context.fonts[run.font]
+                if run.startsInsideGrapheme {
+                    scratch.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch, output: output)
+                } else if let shapeCache = context.shapeCache {
+                    shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: font.pointer,
+                                     fontID: font.id, scratch: scratch, output: output)
+                } else {
+                    Shaper.shape(run, of: bytes, font: font.pointer, scratch: scratch, output: output)
+                }
+            }
+            // ...and are spread over the grapheme clusters each covers; where a ligature covers several,
+            // its pieces are shaped again for lines that end or start inside it.
+            distributeAdvances(byteCount: count, firstCluster: firstCluster, scratch: scratch)
+            measureBreaksInsideShapedClusters(bytes, firstCluster: firstCluster, context)
+
+            // 4. Segments between break opportunities; trailing spaces hang.
+            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags)
+        }
+
+        /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
+        private mutating func appendClusters(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
+                                             bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch) {
+            clusters.reserveCapacity(clusters.count + itemized.count)
+            let clusterAtByte = scratch.clusterAtByte
             for (i, cluster) in itemized.enumerated() {
-                let end = i + 1 < itemized.count ? itemized[i + 1].start : count
-                for byte in cluster.start..<end { scratch.clusterAtByte[byte] = Int32(i) }
+                let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
+                for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
                     clusterFlags.insert(.startsRun)
@@ -112,38 +161,143 @@ struct Preparer {
                 } else if i > 0 && bytes[itemized[i - 1].start] == 0x09 {
                     clusterFlags.insert(.startsRun)
                 }
-                clusters.append(PreparedCluster(start: base + Int32(cluster.start), end: base + Int32(end),
+                clusters.append(PreparedCluster(start: Int32(base + cluster.start), end: Int32(base + end),
                                                 advance: 0, breakAdjust: 0, flags: clusterFlags))
             }
+        }
 
-            // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
+        /// Gives each grapheme cluster its share of the HarfBuzz clusters' advances: a ligature spanning
+        /// several grapheme clusters shares its advance evenly between them (as Pango does for its first
+        /// estimate), and a grapheme cluster holding several HarfBuzz clusters takes their sum, clamped
+        /// to 32 bits (±2^31 units, two million pixels: more than any cluster at any size allowed).
+        /// The ligatures are listed in `scratch.ligatures` for `measureBreaksInsideShapedClusters`.
+        private mutating func distributeAdvances(byteCount: Int, firstCluster: Int, scratch: PrepareScratch) {
             let output = scratch.shaperOutput
-            for run in scratch.runs {
-                if let shapeCache = context.shapeCache {
-                    shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: context.fonts[run.font].pointer,
-                                     fontID: context.fonts[run.font].id, scratch: scratch, output: output)
-                } else {
-                    Shaper.shape(run, of: bytes, font: context.fonts[run.font].pointer, scratch: scratch, output: output)
+            let clusterAtByte = scratch.clusterAtByte
+            var ligatures = scratch.ligatures
+            scratch.ligatures = []
+            ligatures.removeAll(keepingCapacity: true)
+            clusters.withUnsafeMutableBufferPointer { clusters in
+                var byte = 0
+                while byte < byteCount {
+                    var end = byte + 1
+                    while end < byteCount && !output.isClusterStart[end] { end += 1 }
+                    let first = firstCluster + Int(clusterAtByte[byte])
+                    let last = firstCluster + Int(clusterAtByte[end - 1])
+                    let advance = output.advance[byte]
+                    if last == first {
+                        clusters[first].advance = Int32(clamping: Int(clusters[first].advance) + advance)
+                    } else {
+                        ligatures.append(byte..<end)
+                        let parts = last - first + 1
+                        let share = advance / parts
+                        var remainder = advance - share * parts
+                        for c in first...last {
+                            clusters[c].advance = Int32(clamping: Int(clusters[c].advance) + share + remainder)
+                            remainder = 0
+                        }
+                    }
+                    clusters[last].breakAdjust = output.breakAdjust[byte]
+                    byte = end
                 }
             }
-            // ...and are spread over the grapheme clusters each covers (a ligature spanning several
-            // clusters shares its advance evenly between them, as Pango does).
-            var byte = 0
-            while byte < count {
-                var end = byte + 1
-                while end < count && !output.isClusterStart[end] { end += 1 }
-                let first = Int(scratch.clusterAtByte[byte]), last = Int(scratch.clusterAtByte[end - 1])
-                let share = output.advance[byte] / Int32(last - first + 1)
-                var remainder = output.advance[byte] - share * Int32(last - first + 1)
-                for c in first...last {
-                    clusters[firstCluster + c].advance += share + remainder
-                    remainder = 0
-                }
-                clusters[firstCluster + last].breakAdjust = output.breakAdjust[byte]
-                byte = end
-            }
+            scratch.ligatures = ligatures
+        }
 
-            // 4. Segments between break opportunities; trailing spaces hang.
+
+        /// The longest HarfBuzz cluster whose pieces are shaped again (see below), and the longest
+        /// neighbouring cluster taken into the pieces: ligatures and the clusters around them are short.
+        static let maximumReshapedBytes = 64
+
+        /// Where a HarfBuzz cluster spans several grapheme clusters (a ligature: "fi", "ffi", Arabic
+        /// lam-alef), a line may end or start between them, and then draws the pieces of the ligature
+        /// on their own, as Pango does: it shapes the text of a broken item again, with the paragraph
+        /// as context (so Arabic keeps its joined forms, but the ligature is undone).
+        ///
+        /// For each grapheme boundary `b` inside such a cluster `H`, two pieces are shaped here, so that
+        /// layout stays arithmetic:
+        /// - the *head*, from the start of the cluster before `H` to `b`: what a line ending at `b`
+        ///   draws there. The cluster before `b` gets `breakAdjust` = head − its in-context advances.
+        /// - the *tail*, from `b` to the end of the cluster after `H`: what a line starting at `b`
+        ///   draws there. The cluster at `b` gets a ``LineStartAdjust`` = tail − its in-context advances
+        ///   (less the break adjustment at the tail's end, which layout adds when the line ends there).
+        /// A line both starting and ending inside one ligature (its middle "f" of "ffi", at a width of
+        /// one glyph) is approximated by the two.
+        private mutating func measureBreaksInsideShapedClusters(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
+                                                                _ context: Context) {
+            let scratch = context.scratch
+            let output = scratch.shaperOutput
+            let itemized = scratch.clusters
+            let limit = Self.maximumReshapedBytes
+            var runIndex = 0
+            for ligature in scratch.ligatures {
+                let start = ligature.lowerBound, end = ligature.upperBound
+                while scratch.runs[runIndex].end <= start { runIndex += 1 }
+                let run = scratch.runs[runIndex]
+                guard end <= run.end, end - start <= limit, output.isClusterStart[start] else { continue }
+                let first = Int(scratch.clusterAtByte[start]), last = Int(scratch.clusterAtByte[end - 1])
+                // The neighbouring HarfBuzz clusters in the run, when short.
+                var before = start
+                while before > run.start && start - before < limit {
+                    before -= 1
+                    if output.isClusterStart[before] { break }
+                }
+                if !output.isClusterStart[before] { before = start }
+                var after = end
+                if end < run.end {
+                    var next = end + 1
+                    while next < run.end && !output.isClusterStart[next] && next - end <= limit { next += 1 }
+                    if next - end <= limit { after = next }
+                }
+                // In-context advances: the cluster's parts as `distributeAdvances` shared them.
+                let parts = last - first + 1
+                let share = output.advance[start] / parts
+                let remainder = output.advance[start] - share * parts
+                func inContext(parts range: Range<Int>) -> Int {
+                    range.reduce(0) { $0 + share + ($1 == 0 ? remainder : 0) }
+                }
+                let beforeAdvance = before < start ? output.advance[before] : 0
+                let afterAdvance = after > end ? output.advance[end] : 0
+                let endAdjust = Int(output.breakAdjust[after > end ? end : start])
+                let font = context.fonts[run.font]
+                for k in (first + 1)...last {
+                    let boundary = itemized[k].start
+                    let widths = Self.pieceWidths(window: before..<after, boundary: boundary, of: bytes, run: run,
+                                                  font: font, context)
+                    clusters[firstCluster + k - 1].breakAdjust =
+                        Int32(clamping: widths.head - beforeAdvance - inContext(parts: 0..<(k - first)))
+                    let adjust = widths.tail - inContext(parts: (k - first)..<parts) - afterAdvance - endAdjust
+                    if adjust != 0 {
+                        clusters[firstCluster + k].flags.insert(.adjustsLineStart)
+                        lineStartAdjusts.append(LineStartAdjust(cluster: Int32(firstCluster + k),
+                                                                adjust: Int32(clamping: adjust)))
+                    }
+                }
+            }
+        }
+
+        /// The advances of `window` before and after `boundary`, each shaped on its own (through the
+        /// measurer's cache of broken ligatures).
+        private static func pieceWidths(window: Range<Int>, boundary: Int, of bytes: UnsafeBufferPointer<UInt8>,
+                                        run: Run, font handle: HBFont.Handle, _ context: Context) -> LigatureBreakCache.Widths {
+            let font = handle.pointer
+            let cache = run.startsInsideGrapheme ? nil : context.ligatureBreaks
+            let key = cache == nil ? nil
+                : LigatureBreakCache.key(window: window, boundary: boundary, of: bytes, run: run, font: handle.id)
+            if let key, let widths = cache?.widths(for: key) { return widths }
+            let scratch = context.scratch
+            let widths = LigatureBreakCache.Widths(
+                head: Shaper.advance(of: window.lowerBound..<boundary, in: bytes, run: run, font: font, scratch: scratch),
+                tail: Shaper.advance(of: boundary..<window.upperBound, in: bytes, run: run, font: font, scratch: scratch))
+            if let key { cache?.store(widths, for: key) }
+            return widths
+        }
+
+        /// Appends the paragraph's segments: the clusters between two break opportunities, with the
+        /// width of their content and of the white space that hangs after it.
+        private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
+                                             firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>) {
+            let clusters = self.clusters
             var segmentStart = 0
             for i in 1...itemized.count {
                 let atEnd = i == itemized.count
@@ -156,8 +310,8 @@ struct Preparer {
                 for c in contentEnd..<i { hanging += Int(clusters[firstCluster + c].advance) }
                 for c in segmentStart..<i where clusters[firstCluster + c].flags.contains(.tab) { segmentHasTab = true }
                 segments.append(Segment(
-                    byteStart: base + Int32(itemized[segmentStart].start),
-                    byteEnd: base + Int32(atEnd ? count : itemized[i].start),
+                    byteStart: Int32(base + itemized[segmentStart].start),
+                    byteEnd: Int32(base + (atEnd ? byteCount : itemized[i].start)),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart

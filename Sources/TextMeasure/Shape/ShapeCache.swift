@@ -114,8 +114,8 @@ final class ShapeCache: Sendable {
 
     /// A shaped piece: per HarfBuzz cluster, its byte offset in the piece, advance and break
     /// adjustment. Up to 16 clusters, stored inline (SIMD vectors): reading or copying a cached piece
-    /// touches no reference count. Longer pieces, and pieces with a break adjustment (a kerning value)
-    /// beyond 16 bits, are not cached: 128 bytes a piece.
+    /// touches no reference count. Longer pieces, and pieces with an advance beyond 32 bits or a break
+    /// adjustment (a kerning value) beyond 16 bits, are not cached: 128 bytes a piece.
     struct Shape: Sendable {
         static let capacity = 16
         var offsets = SIMD16<UInt8>()
@@ -222,26 +222,46 @@ final class ShapeCache: Sendable {
         }
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
-        // HarfBuzz's flags at the two joins say whether the stretch interacts with them.
+        // HarfBuzz's flags at the two joins say whether the stretch interacts with them. A stretch holds
+        // at most `maximumStretch` pieces; the pieces after a full one are looked up again (the stretch
+        // just stored them), so that a long run repeating a few words shapes each of them once.
         var shapedWhole = false
         var piece = 0
+        var afterFullStretch = false
         while piece < pieceCount {
-            guard cached[piece] == nil else { piece += 1; continue }
+            if afterFullStretch {
+                for next in piece..<min(piece + Self.maximumStretch, pieceCount) where cached[next] == nil {
+                    if let key = keys[next] { cached[next] = shard(key).withLock { $0.value(for: key, hash: key.hash) } }
+                }
+            }
+            guard cached[piece] == nil else {
+                piece += 1
+                afterFullStretch = false
+                continue
+            }
             var last = piece
-            while last + 1 < pieceCount && cached[last + 1] == nil { last += 1 }
+            while last + 1 < pieceCount && cached[last + 1] == nil && last + 1 - piece < Self.maximumStretch { last += 1 }
             let start = bounds[piece], end = bounds[last + 1]
             let extendedStart = start > run.start ? Self.start(ofScalarBefore: start, in: bytes) : start
             let extendedEnd = end < run.end ? end + UTF8Decoding.scalar(in: bytes, at: end).length : end
+            // Right after a full stretch, the character this one extends into was shaped there: keep it.
+            let kept = afterFullStretch ? Self.save(extendedStart..<start, of: output) : nil
             Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
                          of: bytes, font: font, scratch: scratch, output: output)
             let startJoinUnsafe = extendedStart < start && (!output.isClusterStart[start] || output.isUnsafe[start])
             let endJoinUnsafe = extendedEnd > end && (!output.isClusterStart[end] || output.isUnsafe[end])
+            if let kept { Self.restore(kept, at: extendedStart, to: output) }
             if startJoinUnsafe || endJoinUnsafe {
                 shapedWhole = true
                 break
             }
             collect(pieces: piece..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output,
                     into: &shaped)
+            afterFullStretch = last + 1 - piece == Self.maximumStretch && last + 1 < pieceCount
+            if afterFullStretch {
+                for (key, shape) in shaped { shard(key).withLock { $0.set(shape, for: key, hash: key.hash) } }
+                shaped.removeAll(keepingCapacity: true)
+            }
             piece = last + 1
         }
         if shapedWhole {
@@ -274,16 +294,36 @@ final class ShapeCache: Sendable {
             var fits = true
             for offset in start..<end where output.isClusterStart[offset] {
                 let index = Int(shape.count)
-                guard index < Shape.capacity, let breakAdjust = Int16(exactly: output.breakAdjust[offset]) else {
+                guard index < Shape.capacity, let breakAdjust = Int16(exactly: output.breakAdjust[offset]),
+                      let advance = Int32(exactly: output.advance[offset]) else {
                     fits = false
                     break
                 }
                 shape.offsets[index] = UInt8(offset - start)
-                shape.advances[index] = output.advance[offset]
+                shape.advances[index] = advance
                 shape.breakAdjusts[index] = breakAdjust
                 shape.count += 1
             }
             if fits { shaped.append((key, shape)) }
+        }
+    }
+
+    /// The most pieces shaped in one stretch (see `shape`).
+    static let maximumStretch = 64
+
+    /// What one shaping wrote for the (at most four) bytes of one character.
+    private typealias SavedBytes = [(advance: Int, breakAdjust: Int32, isClusterStart: Bool, isUnsafe: Bool)]
+
+    private static func save(_ range: Range<Int>, of output: Shaper.Output) -> SavedBytes {
+        range.map { (output.advance[$0], output.breakAdjust[$0], output.isClusterStart[$0], output.isUnsafe[$0]) }
+    }
+
+    private static func restore(_ saved: SavedBytes, at start: Int, to output: Shaper.Output) {
+        for (i, value) in saved.enumerated() {
+            output.advance[start + i] = value.advance
+            output.breakAdjust[start + i] = value.breakAdjust
+            output.isClusterStart[start + i] = value.isClusterStart
+            output.isUnsafe[start + i] = value.isUnsafe
         }
     }
 
@@ -296,7 +336,7 @@ final class ShapeCache: Sendable {
         }
         for index in 0..<Int(shape.count) {
             let offset = range.lowerBound + Int(shape.offsets[index])
-            output.advance[offset] = shape.advances[index]
+            output.advance[offset] = Int(shape.advances[index])
             output.breakAdjust[offset] = Int32(shape.breakAdjusts[index])
             output.isClusterStart[offset] = true
         }

@@ -9,8 +9,11 @@ enum Shaper {
     /// Where shaping results go: per byte offset of the paragraph, the advance of the HarfBuzz cluster
     /// starting there, whether one starts there, its break adjustment, and whether HarfBuzz marked the
     /// boundary before it unsafe to concatenate.
+    ///
+    /// Advances are summed in `Int`: a cluster may hold any number of glyphs, and HarfBuzz's 32-bit
+    /// positions (up to 2^31 each, at most 2^30 glyphs a buffer) cannot overflow 64 bits.
     struct Output {
-        var advance: UnsafeMutableBufferPointer<Int32>
+        var advance: UnsafeMutableBufferPointer<Int>
         var isClusterStart: UnsafeMutableBufferPointer<Bool>
         var breakAdjust: UnsafeMutableBufferPointer<Int32>
         var isUnsafe: UnsafeMutableBufferPointer<Bool>
@@ -21,25 +24,72 @@ enum Shaper {
     /// of its glyphs' advances, clearing what an earlier shaping of the same bytes left there.
     ///
     /// The break adjustment is how much wider a cluster is when a line ends right after it: HarfBuzz
-    /// applies pair kerning to the first glyph of the pair, and a line broken between the two is shaped
-    /// without the pair (Pango reshapes both sides of a break). It is the difference between the nominal
-    /// and the positioned advance of the cluster's last glyph, for left-to-right runs (right-to-left
-    /// scripts here break only at spaces, where it does not matter).
+    /// applies pair kerning to the first glyph of the pair in logical order, in both directions, and a
+    /// line broken between the two is shaped without the pair (Pango reshapes both sides of a break).
+    /// It is the difference between the nominal and the positioned advance of the cluster's logically
+    /// last glyph, clamped to 32 bits.
     /// `font` is an immutable `hb_font_t` (see ``HBFont``), passed as a raw pointer so that two threads
     /// shaping with the same font do not contend on its reference count.
     static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, scratch: PrepareScratch,
                       output: Output) {
-        let buffer = scratch.buffer
         for offset in run.start..<run.end {
             output.advance[offset] = 0
             output.breakAdjust[offset] = 0
             output.isClusterStart[offset] = false
             output.isUnsafe[offset] = false
         }
+        guard let (infos, positions, count) = shapeGlyphs(run.start..<run.end, of: bytes, run: run, font: font,
+                                                          scratch: scratch) else { return }
+        let isLTR = hb_script_get_horizontal_direction(run.script) != HB_DIRECTION_RTL
+        for i in 0..<count {
+            let cluster = Int(infos[i].cluster)
+            output.advance[cluster] += Int(positions[i].x_advance)
+            output.isClusterStart[cluster] = true
+            // The flag marks the boundary before this glyph's cluster (HarfBuzz sets it only from a
+            // shaping that holds both sides).
+            if hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 {
+                output.isUnsafe[cluster] = true
+            }
+            // The cluster's last glyph in logical order: right-to-left glyphs come in visual order.
+            let isLastOfCluster = isLTR ? i + 1 == count || infos[i + 1].cluster != infos[i].cluster
+                                        : i == 0 || infos[i - 1].cluster != infos[i].cluster
+            if isLastOfCluster && positions[i].x_advance != 0 {
+                let nominal = hb_font_get_glyph_h_advance(font, infos[i].codepoint)
+                output.breakAdjust[cluster] = Int32(clamping: Int(nominal) - Int(positions[i].x_advance))
+            }
+        }
+    }
+
+    /// The advance of `range` of the paragraph `bytes` shaped on its own, as a line that starts or ends
+    /// inside a ligature draws it: the text around it is passed as context (so Arabic letters keep their
+    /// joined forms, as in Pango), but no ligature or kerning reaches across the range's edges.
+    static func advance(of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, run: Run, font: OpaquePointer,
+                        scratch: PrepareScratch) -> Int {
+        guard let (_, positions, count) = shapeGlyphs(range, of: bytes, run: run, font: font, scratch: scratch) else {
+            return 0
+        }
+        var advance = 0
+        for i in 0..<count { advance += Int(positions[i].x_advance) }
+        return advance
+    }
+
+    /// Shapes `range` (inside `run`) of the paragraph in the scratch's buffer, with the paragraph as
+    /// context; returns the buffer's glyphs, or nil when there are none (or HarfBuzz ran out of memory).
+    private static func shapeGlyphs(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, run: Run,
+                                    font: OpaquePointer, scratch: PrepareScratch)
+        -> (UnsafeMutablePointer<hb_glyph_info_t>, UnsafeMutablePointer<hb_glyph_position_t>, Int)? {
+        let buffer = scratch.buffer
         hb_buffer_clear_contents(buffer)
-        hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue))
+        var flags = HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue
+        // A piece of a cut grapheme cluster may begin with marks: they have no base, by our choice.
+        if run.startsInsideGrapheme && range.lowerBound == run.start {
+            flags |= HB_BUFFER_FLAG_DO_NOT_INSERT_DOTTED_CIRCLE.rawValue
+        }
+        hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
+        // Lengths fit: a prepared text is shorter than 2^31 bytes (see `MeasurementLimits.textBytes`).
         bytes.withMemoryRebound(to: CChar.self) { chars in
-            hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), UInt32(run.start), Int32(run.end - run.start))
+            hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), UInt32(range.lowerBound),
+                               Int32(range.count))
         }
         hb_buffer_set_script(buffer, run.script)
         let direction = hb_script_get_horizontal_direction(run.script)
@@ -49,22 +99,7 @@ enum Shaper {
 
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, nil), count > 0 else { return }
-        let isLTR = direction != HB_DIRECTION_RTL
-        for i in 0..<Int(count) {
-            let cluster = Int(infos[i].cluster)
-            output.advance[cluster] &+= positions[i].x_advance
-            output.isClusterStart[cluster] = true
-            // The flag marks the boundary before this glyph's cluster (HarfBuzz sets it only from a
-            // shaping that holds both sides).
-            if hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 {
-                output.isUnsafe[cluster] = true
-            }
-            let isLastOfCluster = i + 1 == Int(count) || infos[i + 1].cluster != infos[i].cluster
-            if isLTR && isLastOfCluster && positions[i].x_advance != 0 {
-                let nominal = hb_font_get_glyph_h_advance(font, infos[i].codepoint)
-                output.breakAdjust[cluster] = nominal - positions[i].x_advance
-            }
-        }
+              let positions = hb_buffer_get_glyph_positions(buffer, nil), count > 0 else { return nil }
+        return (infos, positions, Int(count))
     }
 }

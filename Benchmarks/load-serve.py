@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Load test of `textmeasure serve` with wrk, beside `textmeasure batch` on the same items, in one run.
+
+    Benchmarks/load-serve.py [--duration 10] [--requests 64] [--items 32]
+
+Builds `textmeasure` and `textmeasure-serve` in release mode, installs wrk (Debian's package) if it is
+missing, starts the server on a free loopback port, and runs wrk for `--duration` seconds with 1 and
+then 64 connections, each request a JSON array of `--items` batch items (corpus texts at phone and
+tablet widths, `--requests` different bodies in rotation). Then the same items, as JSON Lines,
+repeated until the run lasts about as long, go through `textmeasure batch`. Prints requests/s, p50 and
+p99 latency, and items/s for both. Loopback only; every step bounded in time.
+"""
+import argparse, importlib.util, json, os, random, re, shutil, signal, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_spec = importlib.util.spec_from_file_location("compare_pango", os.path.join(ROOT, "Benchmarks", "compare-pango.py"))
+compare_pango = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(compare_pango)   # the one corpus loader (Tests/Corpus/multilingual.txt)
+
+WRK_SCRIPT = """
+local bodies = {}
+for line in io.lines("%s") do bodies[#bodies + 1] = line end
+local i = 0
+request = function()
+  i = i %% #bodies + 1
+  return wrk.format("POST", "/v1/measure", {["Content-Type"] = "application/json"}, bodies[i])
+end
+"""
+
+
+def ensure_wrk():
+    if shutil.which("wrk"):
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    print("load-serve: installing wrk", file=sys.stderr)
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, timeout=300)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "wrk"], check=True,
+                   timeout=300, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"), stdout=subprocess.DEVNULL)
+
+
+def build():
+    for product in ["textmeasure", "textmeasure-serve"]:
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], check=True, cwd=ROOT, timeout=3600)
+    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], check=True, cwd=ROOT,
+                         capture_output=True, text=True).stdout.strip()
+    return os.path.join(out, "textmeasure"), os.path.join(out, "textmeasure-serve")
+
+
+def seconds(value):
+    number, unit = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", value).groups()
+    return float(number) * {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}[unit]
+
+
+def run_wrk(port, connections, duration, script):
+    threads = min(connections, 2)
+    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
+                          "-s", script, f"http://127.0.0.1:{port}/v1/measure"],
+                         check=True, capture_output=True, text=True, timeout=duration + 60).stdout
+    rate = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
+    p50 = seconds(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
+    p99 = seconds(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        sys.exit(f"load-serve: {errors.group(1)} failed responses\n{out}")
+    return rate, p50, p99
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
+    parser.add_argument("--requests", type=int, default=64, help="distinct request bodies (default 64)")
+    parser.add_argument("--items", type=int, default=32, help="items per request (default 32)")
+    args = parser.parse_args()
+
+    ensure_wrk()
+    textmeasure, serve = build()
+    rng = random.Random(7)
+    texts = compare_pango.corpus()
+    bodies = [[{"id": f"{r}-{i}", "text": rng.choice(texts), "width": rng.choice(compare_pango.WIDTHS)}
+               for i in range(args.items)] for r in range(args.requests)]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bodies_path = os.path.join(tmp, "bodies.txt")
+        with open(bodies_path, "w", encoding="utf-8") as f:
+            for body in bodies:
+                f.write(json.dumps(body, ensure_ascii=False) + "\n")
+        script = os.path.join(tmp, "rotate.lua")
+        with open(script, "w") as f:
+            f.write(WRK_SCRIPT % bodies_path)
+
+        server = subprocess.Popen([serve, "--host", "127.0.0.1", "--port", "0"], stdout=subprocess.PIPE, text=True)
+        try:
+            line = server.stdout.readline()
+            port = int(line.rsplit(":", 1)[1])
+            # Warm up (every body once), as a long-running server would be.
+            subprocess.run(["wrk", "-t1", "-c1", "-d2s", "-s", script, f"http://127.0.0.1:{port}/v1/measure"],
+                           check=True, capture_output=True, timeout=60)
+            results = {c: run_wrk(port, c, args.duration, script) for c in (1, 64)}
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
+
+        # The same items through `batch`, repeated to about the same duration.
+        lines = [json.dumps(item, ensure_ascii=False) for body in bodies for item in body]
+        one = os.path.join(tmp, "items.jsonl")
+        with open(one, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        start = time.perf_counter()
+        subprocess.run([textmeasure, "batch"], stdin=open(one, "rb"), stdout=subprocess.DEVNULL, check=True, timeout=600)
+        once = time.perf_counter() - start
+        repeats = max(1, min(1000, int(args.duration / max(once, 1e-3))))
+        many = os.path.join(tmp, "items-repeated.jsonl")
+        with open(many, "w", encoding="utf-8") as f:
+            for _ in range(repeats):
+                f.write("\n".join(lines) + "\n")
+        start = time.perf_counter()
+        subprocess.run([textmeasure, "batch"], stdin=open(many, "rb"), stdout=subprocess.DEVNULL, check=True, timeout=600)
+        batch_rate = len(lines) * repeats / (time.perf_counter() - start)
+
+    print(f"\n{args.items} items per request, {args.requests} distinct bodies, {args.duration} s per run, "
+          f"{os.cpu_count()} cores shared by wrk and the server\n")
+    print("| client | requests/s | items/s | p50 | p99 |")
+    print("|---|---|---|---|---|")
+    for connections, (rate, p50, p99) in results.items():
+        print(f"| wrk, {connections} connection{'s' if connections > 1 else ''} | {rate:,.0f} | {rate * args.items:,.0f} "
+              f"| {p50 * 1e3:.2f} ms | {p99 * 1e3:.2f} ms |")
+    print(f"| `textmeasure batch` ({len(lines) * repeats:,} lines) | | {batch_rate:,.0f} | | |")
+
+
+if __name__ == "__main__":
+    main()

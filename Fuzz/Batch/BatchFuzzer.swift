@@ -1,0 +1,153 @@
+import Foundation
+import TextMeasure
+import TextMeasureBatch
+
+/// The batch protocol under fuzzing: arbitrary bytes are batch input (one or more lines), read by the
+/// real ``LineReader`` and measured by the real ``BatchProcessor`` with the bundled fonts.
+///
+/// What must hold for every input, or the fuzzer traps (`fatalError`) so that libFuzzer reports it:
+/// - exactly one output line per input line (lines end as `LineReader` ends them: "\n" or "\r\n", a
+///   last line without one still counts);
+/// - each output line is a JSON object (checked with Foundation's `JSONSerialization`, a parser
+///   independent of ``JSONScanner``) without repeated keys;
+/// - it holds either `"error"` (a string) and none of the measurement's keys, or `"lineCount"` (an
+///   integer, 0 or more), `"height"` (a finite number, 0 or more) and `"truncated"` (a boolean);
+/// - it is the line the processor gives for that input line alone, so the output is in input order
+///   (whether the prepared-text cache changes results is for `TextMeasureBatchTests`: checking it here,
+///   with a second, empty cache, took a third of each execution).
+enum BatchFuzzer {
+    /// The processor, with the bundled fonts loaded once per process and its cache kept across inputs
+    /// (as the command keeps it across chunks).
+    static let processor: BatchProcessor = {
+        do {
+            return BatchProcessor(measurer: try TextMeasurer(), style: TextStyle(size: 17), preparedTexts: 256)
+        } catch {
+            fatalError("FuzzBatch: cannot load the bundled fonts: \(error)")
+        }
+    }()
+
+    /// A temporary file (already unlinked) that holds each input for the line reader: in memory
+    /// (`/dev/shm`) where there is one.
+    private static let descriptor: Int32 = {
+        for folder in ["/dev/shm", "/tmp"] {
+            var template = Array("\(folder)/fuzz-batch-XXXXXX".utf8CString)
+            let descriptor = mkstemp(&template)
+            if descriptor >= 0 {
+                unlink(&template)
+                return descriptor
+            }
+        }
+        fatalError("FuzzBatch: mkstemp failed (errno \(errno))")
+    }()
+
+    /// Runs one input through the batch and checks what came out.
+    /// - Parameter input: the bytes of the batch input, any bytes at all.
+    static func check(_ input: UnsafeBufferPointer<UInt8>) {
+        let expectedLines = lineCount(of: input)
+        // Chunk sizes vary with the input so that lines are also split across `LineReader.next` calls.
+        let chunk = [1, 2, 3, 4096][input.count % 4]
+        let output = runBatch(input, chunk: chunk)
+        let outputLines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard output.isEmpty || output.hasSuffix("\n") else { fail("output does not end in a newline", input) }
+        guard outputLines.count == expectedLines else {
+            fail("\(expectedLines) input lines gave \(outputLines.count) output lines", input)
+        }
+        // Each output line against the line processed alone.
+        var index = 0
+        forEachLine(of: input) { line in
+            let produced = String(outputLines[index])
+            checkShape(of: produced, line: index, input: input)
+            var expected = ""
+            processor.process(line).write(to: &expected)
+            guard produced == expected else {
+                fail("line \(index): batch gave \(produced), the line alone \(expected)", input)
+            }
+            index += 1
+        }
+    }
+
+    /// Writes the input to the temporary file and reads it back through `LineReader`, `chunk` lines at a
+    /// time, as the command does.
+    private static func runBatch(_ input: UnsafeBufferPointer<UInt8>, chunk: Int) -> String {
+        guard ftruncate(descriptor, 0) == 0 else { fatalError("FuzzBatch: ftruncate failed") }
+        var written = 0
+        while written < input.count {
+            let count = pwrite(descriptor, input.baseAddress! + written, input.count - written, off_t(written))
+            guard count > 0 else { fatalError("FuzzBatch: pwrite failed (errno \(errno))") }
+            written += count
+        }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { fatalError("FuzzBatch: lseek failed") }
+        var reader = LineReader(descriptor: descriptor)
+        var output = ""
+        do {
+            while let lines = try reader.next(maxLines: chunk) {
+                output += processor.process(lines)
+            }
+        } catch {
+            fatalError("FuzzBatch: reading the temporary file failed: \(error)")
+        }
+        return output
+    }
+
+    /// How many lines `LineReader` must find: one per "\n", plus a last line without one.
+    static func lineCount(of input: UnsafeBufferPointer<UInt8>) -> Int {
+        let newlines = input.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return newlines + (input.last.map { $0 != 0x0A } ?? false ? 1 : 0)
+    }
+
+    /// Calls `body` with each line's bytes, without its "\n" or "\r\n" (written independently of
+    /// `LineReader`, which is under test).
+    static func forEachLine(of input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0
+        for index in input.indices where input[index] == 0x0A {
+            let end = index > start && input[index - 1] == 0x0D ? index - 1 : index
+            body(UnsafeBufferPointer(rebasing: input[start..<end]))
+            start = index + 1
+        }
+        if start < input.count { body(UnsafeBufferPointer(rebasing: input[start...])) }
+    }
+
+    /// Checks that one output line is an error or a measurement, as the protocol says.
+    private static func checkShape(of line: String, line index: Int, input: UnsafeBufferPointer<UInt8>) {
+        // Valid JSON by a parser independent of the scanner under test.
+        let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+        guard let object = parsed as? [String: Any] else { fail("line \(index) is not a JSON object: \(line)", input) }
+        // The scanner keeps every field in order (JSONSerialization keeps one of repeated keys silently)
+        // and tells integers from other numbers.
+        var copy = line
+        let scanned = copy.withUTF8 { try? JSONScanner.parse($0) }
+        guard case .object(let fields)? = scanned, fields.count == object.count,
+              Set(fields.map(\.0)).count == fields.count else {
+            fail("line \(index) repeats a key or does not scan: \(line)", input)
+        }
+        func value(_ key: String) -> JSONValue? { fields.first { $0.0 == key }?.1 }
+        let measurementKeys = ["lineCount", "height", "truncated"]
+        if let error = value("error") {
+            guard case .string = error else { fail("line \(index): \"error\" is not a string: \(line)", input) }
+            guard measurementKeys.allSatisfy({ value($0) == nil }) else {
+                fail("line \(index) holds an error and a measurement key: \(line)", input)
+            }
+            return
+        }
+        guard case .int(let lineCount)? = value("lineCount"), lineCount >= 0 else {
+            fail("line \(index): \"lineCount\" is not an integer, 0 or more: \(line)", input)
+        }
+        let height: Double? = switch value("height") {
+        case .int(let int)?: Double(int)
+        case .number(let double)?: double
+        default: nil
+        }
+        guard let height, height.isFinite, height >= 0 else {
+            fail("line \(index): \"height\" is not a finite number, 0 or more: \(line)", input)
+        }
+        guard case .bool? = value("truncated") else {
+            fail("line \(index): \"truncated\" is not a boolean: \(line)", input)
+        }
+    }
+
+    /// Stops the process with a message that libFuzzer reports, with the input (when it is short).
+    private static func fail(_ message: String, _ input: UnsafeBufferPointer<UInt8>) -> Never {
+        let shown = input.count <= 512 ? String(decoding: input, as: UTF8.self).debugDescription : "\(input.count) bytes"
+        fatalError("FuzzBatch: \(message)\ninput: \(shown)")
+    }
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpora.
+
+    Fuzz/seeds.py batch DIR   hostile batch lines, one seed file each (committed: Fuzz/corpus/batch)
+    Fuzz/seeds.py large DIR   large batch inputs (a 1 MB text, 10,000 lines, ...): written by Fuzz/run
+                              for its long-line runs, never committed
+    Fuzz/seeds.py font DIR    small fonts and truncations of them (committed: Fuzz/corpus/font);
+                              needs fontTools (pip install fonttools) to subset the bundled fonts
+
+Seeds are named after what they hold, so that a failing one says what it is about.
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def line(**fields):
+    return json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def batch_seeds():
+    seeds = {}
+    seeds["valid"] = b'{"text":"Hello, world","width":50,"id":7}'
+    seeds["valid-all-fields"] = b'{"id":"a","text":"Hello world, again","width":80.5,"size":13,"maxLines":2}'
+    numbers = ["1e12", "1e300", "1e309", "-1e309", "-0", "0", "-0.0", "1e-320", "4.9e-324", "-1e308",
+               "1.7976931348623157e308", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
+               "1e19", "1e-300", "100000", "100000.0001", "0.0009765625", "0.00048828125", "2147483647",
+               "1E+2", "1e-7"]
+    for n in numbers:
+        seeds[f"width-{n}"] = b'{"text":"a b c","width":%s}' % n.encode()
+        seeds[f"size-{n}"] = b'{"text":"a b c","width":100,"size":%s}' % n.encode()
+    for n in ["9223372036854775807", "9223372036854775808", "-1", "1.5", "1e3", "0", "-0", "2147483648"]:
+        seeds[f"maxLines-{n}"] = b'{"text":"a b c d e f g","width":10,"maxLines":%s}' % n.encode()
+    for key in ["lineHeight", "lineHeightMultiple"]:
+        for n in ["20", "0", "-1", "1e308", "1e19", "1.5", "4.9e-324", "null", "\"20\""]:
+            seeds[f"{key}-{n.strip(chr(34))}"] = b'{"text":"a\\nb","width":100,"%s":%s}' % (key.encode(), n.encode())
+    # Text bytes and escapes.
+    seeds["utf8-invalid"] = b'{"text":"a\xff\xfeb \xc3 \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80","width":40}'
+    seeds["utf8-invalid-key"] = b'{"\xff":1,"text":"x","width":40}'
+    seeds["utf8-outside-string"] = b'{"text":"x","width":40}\xff'
+    seeds["nul-raw-in-string"] = b'{"text":"a\x00b","width":40}'
+    seeds["nul-escaped"] = b'{"text":"a\\u0000b\\u0000","width":40}'
+    seeds["nul-outside"] = b'\x00{"text":"a","width":40}'
+    seeds["surrogate-lone-high"] = b'{"text":"\\ud800","width":40}'
+    seeds["surrogate-lone-low"] = b'{"text":"\\udc00x","width":40}'
+    seeds["surrogate-high-high-low"] = b'{"text":"\\ud800\\ud83d\\ude00","width":40}'
+    seeds["surrogate-high-then-escape"] = b'{"text":"\\ud800\\n\\u0041","width":40}'
+    seeds["surrogate-pair"] = b'{"text":"\\ud83d\\ude00\\uD83D\\uDC4D","width":40}'
+    seeds["surrogate-truncated"] = b'{"text":"\\ud800\\u12","width":40}'
+    seeds["escapes-all"] = b'{"text":"\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\u20AC","width":40}'
+    seeds["escape-invalid"] = b'{"text":"\\x","width":40}'
+    seeds["combining-only"] = line(text="\u0301" * 200, width=30)
+    seeds["zwj-only"] = line(text="\u200d" * 200, width=30)
+    seeds["zwj-emoji-chain"] = line(text="\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466" * 40, width=100)
+    seeds["zwj-emoji-chain-huge-size"] = line(text="\U0001F468\u200d\U0001F469\u200d\U0001F467" * 40, width=1000, size=100000)
+    seeds["bidi-controls"] = line(text="abc \u202e\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u200e\u200f \u05e9\u05dc\u05d5\u05dd 123 \u0645\u0631\u062d\u0628\u0627", width=60)
+    seeds["variation-selectors-tags"] = line(text="\ufe0f\ufe0e\U000E0067\U000E0062\U000E007F\U0001F3F4\U000E0067\U000E007F", width=30)
+    seeds["breaks-and-tabs"] = line(text="a\tb\t\tc\nd\r\ne\rf\u2028g\u2029\n", width=30)
+    seeds["private-and-unassigned"] = line(text="\ue000\U000F0000\U0010FFFF\ufffe\uffff\u0378", width=30)
+    seeds["scripts-mixed"] = line(text="Hello שלום مرحبا नमस्ते สวัสดี 日本語 한국어 ∑∫ 😀", width=70)
+    seeds["thai-long-word"] = line(text="สวัสดีครับยินดีต้อนรับ" * 20, width=25)
+    seeds["text-3kb"] = line(text=("word " * 600).strip(), width=120, id=3)
+    seeds["text-empty"] = b'{"text":"","width":10}'
+    seeds["text-space-only"] = line(text="     ", width=1)
+    # Structure.
+    seeds["deep-255"] = b'{"text":"a","width":10,"x":' + b"[" * 254 + b"]" * 254 + b"}"
+    seeds["deep-256"] = b'{"text":"a","width":10,"x":' + b"[" * 255 + b"]" * 255 + b"}"
+    seeds["deep-300-objects"] = b'{"text":"a","width":10,"x":' + b'{"a":' * 300 + b"1" + b"}" * 300 + b"}"
+    seeds["duplicate-text-width"] = b'{"text":"first","text":5,"width":50,"width":"x"}'
+    seeds["duplicate-extras"] = b'{"id":1,"id":2,"text":"a","width":9,"id":3}'
+    seeds["output-keys-as-input"] = b'{"text":"a","width":9,"height":"x","lineCount":-1,"truncated":null,"error":"no"}'
+    seeds["output-keys-on-error"] = b'{"width":9,"height":1,"lineCount":2,"truncated":true}'
+    seeds["extras-every-type"] = (b'{"text":"a","width":9,"n":null,"t":true,"f":false,"i":-12,"d":-1.5e3,'
+                                  b'"s":"\\u00e9\\n","a":[],"o":{},"na":[1,[2,{"k":[null]}]],"no":{"a":{"b":null}},'
+                                  b'"big":1e309,"neg":-1e309,"huge":123456789012345678901234567890,"tiny":4.9e-324}')
+    seeds["many-keys"] = b"{" + b",".join(b'"k%d":%d' % (i, i) for i in range(300)) + b',"text":"a","width":9}'
+    seeds["not-object"] = b'[{"text":"a","width":9}]\n"text"\n42\nnull\ntrue'
+    seeds["trailing-garbage"] = b'{"text":"a","width":9} x\n{"text":"a","width":9}}\n{"text":"a","width":9},'
+    seeds["invalid-numbers"] = b'{"text":"a","width":01}\n{"text":"a","width":1.}\n{"text":"a","width":.5}\n{"text":"a","width":+1}\n{"text":"a","width":1e}\n{"text":"a","width":-}\n{"text":"a","width":0x10}\n{"text":"a","width":NaN}\n{"text":"a","width":Infinity}'
+    seeds["truncated-json"] = b'{"text":"a","width":9\n{"text":"a\n{"text\n{\n['
+    seeds["literals-bad"] = b'{"text":"a","width":9,"x":tru}\n{"text":"a","width":9,"x":nul}\n{"text":"a","width":9,"x":falsey}'
+    seeds["whitespace-json"] = b' \t {\r "text" : "a" ,\t"width"\t:\t9 } \t\r'
+    # Lines.
+    seeds["blank-lines"] = b'\n\n \n\t\n{"text":"a","width":9}\n\n'
+    seeds["crlf"] = b'{"text":"a","width":9,"id":1}\r\n{"text":"b","width":9,"id":2}\r\n\r\n'
+    seeds["cr-only"] = b'{"text":"a","width":9}\r{"text":"b","width":9}\r'
+    seeds["no-final-newline"] = b'{"text":"a","width":9}\n{"text":"b","width":9}'
+    seeds["lone-cr"] = b"\r"
+    seeds["many-blank-lines"] = b"\n" * 100
+    seeds["mixed-batch"] = b"\n".join([
+        b'{"text":"Hello world","width":50,"id":7}', b"", b"not json",
+        b'{"text":"Hello world","width":500,"id":"b","meta":{"k":[1,true,null]}}',
+        b'{"text":"a b c d e f","width":10,"maxLines":2,"size":20}', b'{"text":"","width":100}',
+        b'{"text":"Hello world","width":50,"id":8}']) + b"\n"
+    return seeds
+
+
+def large_seeds():
+    seeds = {}
+    seeds["text-1mb"] = line(text=("lorem ipsum dolor sit amet " * 40000)[:1_000_000], width=300)
+    seeds["text-1mb-no-spaces"] = line(text="x" * 1_000_000, width=300)
+    seeds["text-1mb-emoji-zwj"] = line(text="\U0001F468\u200d\U0001F469\u200d\U0001F467" * 90000, width=300)
+    seeds["text-1mb-combining"] = line(text="a" + "\u0301" * 500000, width=300)
+    seeds["lines-10000"] = b"\n".join(line(text=f"row {i} some words", width=40 + i % 200, id=i) for i in range(10000))
+    seeds["deep-100k"] = b'{"text":"a","width":9,"x":' + b"[" * 100000 + b"]" * 100000 + b"}"
+    seeds["keys-50k"] = b"{" + b",".join(b'"k%d":%d' % (i, i) for i in range(50000)) + b',"text":"a","width":9}'
+    seeds["escapes-200k"] = b'{"text":"' + b"\\ud83d\\ude00\\n" * 20000 + b'","width":90}'
+    return seeds
+
+
+def font_seeds():
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+    import io
+
+    def subset_font(path, text, **options):
+        opts = subset.Options()
+        opts.layout_features = ["*"]
+        for key, value in options.items():
+            setattr(opts, key, value)
+        font = TTFont(path, fontNumber=0)
+        subsetter = subset.Subsetter(options=opts)
+        subsetter.populate(text=text)
+        subsetter.subset(font)
+        out = io.BytesIO()
+        font.save(out)
+        return out.getvalue()
+
+    fonts = os.path.join(ROOT, "Fonts")
+    seeds = {}
+    seeds["notosans-subset"] = subset_font(os.path.join(fonts, "NotoSans-Regular.ttf"), "Hello, world — fi ffi 123")
+    seeds["hebrew-subset"] = subset_font(os.path.join(fonts, "NotoSansHebrew-Regular.ttf"), "שלום עולם")
+    seeds["arabic-subset"] = subset_font(os.path.join(fonts, "NotoSansArabic-Regular.ttf"), "مرحبا بالعالم")
+    seeds["thai-subset"] = subset_font(os.path.join(fonts, "NotoSansThai-Regular.ttf"), "สวัสดีครับ")
+    seeds["devanagari-subset"] = subset_font(os.path.join(fonts, "NotoSansDevanagari-Regular.ttf"), "नमस्ते")
+    seeds["emoji-subset"] = subset_font(os.path.join(fonts, "NotoColorEmoji.ttf"), "😀👍🏽")
+    whole = open(os.path.join(fonts, "NotoSansHebrew-Regular.ttf"), "rb").read()
+    seeds["hebrew-whole"] = whole
+    for n in [12, 100, 1024, 4096]:
+        seeds[f"hebrew-first-{n}"] = whole[:n]
+    collection = open(os.path.join(ROOT, "Tests", "Fixtures", "HebrewThai.ttc"), "rb").read()
+    seeds["collection-first-4096"] = collection[:4096]
+    seeds["empty"] = b""
+    seeds["ttcf-header-only"] = b"ttcf\x00\x01\x00\x00\x00\x00\x00\x02\x00\x00\x00\x14\x00\x00\x00\x14"
+    seeds["otto-header-only"] = b"OTTO\x00\x00\x00\x80\x00\x03\x00\x00"
+    seeds["woff-magic"] = b"wOFF\x00\x01\x00\x00" + b"\x00" * 40
+    return seeds
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("batch", "large", "font"):
+        sys.exit(__doc__)
+    kind, folder = sys.argv[1], sys.argv[2]
+    seeds = {"batch": batch_seeds, "large": large_seeds, "font": font_seeds}[kind]()
+    os.makedirs(folder, exist_ok=True)
+    for name, data in seeds.items():
+        with open(os.path.join(folder, name.replace("/", "_")), "wb") as f:
+            f.write(data)
+    print(f"{len(seeds)} {kind} seeds in {folder} ({sum(map(len, seeds.values()))} bytes)")
+
+
+if __name__ == "__main__":
+    main()

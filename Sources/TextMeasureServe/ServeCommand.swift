@@ -1,0 +1,128 @@
+import ArgumentParser
+import Logging
+import TextMeasure
+import TextMeasureBatch
+import TextMeasureServer
+import TextMeasureStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `textmeasure-serve` (also run as `textmeasure serve`): heights over HTTP until SIGTERM or SIGINT.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "textmeasure serve",
+        abstract: "Measure text over HTTP: POST /v1/measure, GET /healthz, GET /metrics.",
+        discussion: """
+            POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
+            "maxLines"?: Int}, other fields echoed) or an array of them, and answers with the batch \
+            protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections and \
+            lets requests in flight finish; then what was measured is written to the height store             (--store) before the process exits.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (printed on standard output).")
+    var port = 8080
+
+    @Option(name: .customLong("font"), help: ArgumentHelp(
+        "A font file; repeat for a fallback cascade, primary first. PATH#N selects face N of a collection.",
+        valueName: "path"))
+    var fonts: [String] = []
+
+    @Option(help: "Font size in pixels for items without \"size\".")
+    var size: Double = 17
+
+    @Option(name: .customLong("max-lines"), help: "Most lines shown for items without \"maxLines\"; 0 = unlimited.")
+    var maxLines: Int = 0
+
+    @Option(name: .customLong("line-height"), help: "Fixed line height in pixels (default: the primary font's).")
+    var lineHeight: Double?
+
+    @Option(name: .customLong("line-height-multiple"), help: "Line height as a multiple of the size.")
+    var lineHeightMultiple: Double?
+
+    @Option(help: "Prepared texts kept for reuse (see `textmeasure batch --help`).")
+    var cachedTexts = 1_000
+
+    @Option(help: "Megabytes (MiB) the prepared texts kept may take together.")
+    var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
+
+    @Option(help: ArgumentHelp("""
+        A height store (SQLite file, created if missing), shared with `textmeasure batch --store` and \
+        other processes: results found there are not measured, and what is measured is saved there. An \
+        unusable file is skipped with a warning.
+        """, valueName: "path"))
+    var store: String?
+
+    @Option(help: "The largest request body, in bytes (413 beyond).")
+    var maxBodyBytes = ServerLimits().maximumBodyBytes
+
+    @Option(help: "The most items in one request (413 beyond).")
+    var maxItems = ServerLimits().maximumItems
+
+    @Option(help: "The longest \"text\" of an item, in UTF-8 bytes (413 beyond).")
+    var maxTextBytes = ServerLimits().maximumTextBytes
+
+    var style: TextStyle {
+        let height: LineHeight = lineHeight.map { .fixed($0) } ?? lineHeightMultiple.map { .multiple($0) } ?? .natural
+        return TextStyle(size: size, lineHeight: height, maxLines: maxLines)
+    }
+
+    func validate() throws {
+        if lineHeight != nil && lineHeightMultiple != nil {
+            throw ValidationError("give either --line-height or --line-height-multiple, not both")
+        }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard maxBodyBytes > 0, maxItems > 0, maxTextBytes > 0 else {
+            throw ValidationError("--max-body-bytes, --max-items and --max-text-bytes must be positive")
+        }
+        do {
+            try MeasurementLimits.check(style)
+        } catch {
+            throw ValidationError(error.message(naming: { field in
+                switch field {
+                case "lineHeight": "--line-height"
+                case "lineHeightMultiple": "--line-height-multiple"
+                case "maxLines": "--max-lines"
+                default: "--" + field
+                }
+            }))
+        }
+    }
+
+    func run() async throws {
+        let measurer: TextMeasurer
+        do {
+            measurer = fonts.isEmpty ? try TextMeasurer() : try TextMeasurer(fonts: fonts.map(Self.fontFile))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+        let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
+        // Whatever ends the service (a signal, an error), what was measured reaches the file.
+        defer { heightStore?.flush() }
+        let processor = BatchProcessor(measurer: measurer, style: style, preparedTexts: max(1, cachedTexts),
+                                       preparedTextBytes: bytes, store: heightStore)
+        let server = MeasureServer(processor: processor, limits: ServerLimits(
+            maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes))
+        var logger = Logger(label: "textmeasure-serve")
+        logger.logLevel = .notice
+        let host = self.host
+        try await server.application(host: host, port: port, logger: logger) { port in
+            // One line on standard output, flushed: scripts and tests read the port from it.
+            print("textmeasure-serve: listening on http://\(host):\(port)")
+            fflush(nil)
+        }.runService()
+    }
+
+    static func fontFile(_ argument: String) -> FontFile {
+        if let hash = argument.lastIndex(of: "#"), let index = Int(argument[argument.index(after: hash)...]) {
+            return FontFile(path: String(argument[..<hash]), faceIndex: index)
+        }
+        return FontFile(path: argument)
+    }
+}

@@ -1,0 +1,98 @@
+import TextMeasure
+import TextMeasureBatch
+
+/// `POST /v1/measure` without HTTP: a request body in, a status and a JSON body out.
+///
+/// The body is one batch item (`{"text": String, "width": Number, "size"?: Number, "maxLines"?: Int}`,
+/// other fields echoed) or an array of them. Each item is measured by the same ``BatchProcessor``
+/// that `textmeasure batch` uses, so results and error objects are the batch protocol's, in the
+/// same order:
+///
+/// | body | status | response |
+/// |---|---|---|
+/// | one object | 200, or 422 when it cannot be measured | its result object, or its error object |
+/// | an array | 200 (items that cannot be measured get error objects in their places) | an array of results |
+/// | not JSON, empty, neither an object nor an array | 400 | `{"error": "<why>"}` |
+/// | more than ``ServerLimits/maximumItems`` items, a text longer than ``ServerLimits/maximumTextBytes`` | 413 | `{"error": "<why>"}` |
+///
+/// Thread safety: `Sendable`; ``respond(to:)`` may run on any number of threads at once (the
+/// processor's caches are locked).
+package struct MeasureEndpoint: Sendable {
+    /// A response: the HTTP status code, the JSON body and how many items it measured.
+    package struct Reply: Sendable, Equatable {
+        /// The HTTP status code.
+        package var status: Int
+        /// The JSON text of the body.
+        package var body: String
+        /// Items measured successfully.
+        package var measured: Int
+        /// Items answered with an error object.
+        package var failed: Int
+    }
+
+    /// The processor each item goes through.
+    package let processor: BatchProcessor
+    /// What one request may ask for.
+    package let limits: ServerLimits
+
+    /// An endpoint measuring with `processor` within `limits`.
+    ///
+    /// - Parameters:
+    ///   - processor: measures each item (its style is the default for items without `"size"` or `"maxLines"`).
+    ///   - limits: items per request and text length.
+    package init(processor: BatchProcessor, limits: ServerLimits) {
+        self.processor = processor
+        self.limits = limits
+    }
+
+    /// Measures a request body.
+    ///
+    /// - Parameter body: the body's bytes (the body size limit is the HTTP layer's to enforce).
+    /// - Returns: the status, the JSON body and the counts of measured and failed items.
+    /// - Complexity: O(body size) to parse, then one measurement per item, on the calling thread.
+    package func respond(to body: [UInt8]) -> Reply {
+        let parsed: JSONValue
+        do {
+            parsed = try body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in try JSONScanner.parse(bytes) }
+        } catch {
+            let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            return Self.error(400, isBlank ? "empty body: send a JSON object or an array of them" : "invalid JSON")
+        }
+        let items: [JSONValue]
+        let isSingle: Bool
+        switch parsed {
+        case .object: items = [parsed]; isSingle = true
+        case .array(let values): items = values; isSingle = false
+        default: return Self.error(400, "the body must be a JSON object or an array of JSON objects")
+        }
+        guard items.count <= limits.maximumItems else {
+            return Self.error(413, "\(items.count) items: at most \(limits.maximumItems) per request")
+        }
+        for (index, item) in items.enumerated() {
+            guard case .object(let fields) = item,
+                  let text = fields.first(where: { $0.0 == "text" }), case .string(let string) = text.1 else { continue }
+            let length = string.utf8.count
+            if length > limits.maximumTextBytes {
+                let which = isSingle ? "" : "item \(index): "
+                return Self.error(413, "\(which)\"text\" is \(length) bytes long: at most \(limits.maximumTextBytes)")
+            }
+        }
+
+        var out = isSingle ? "" : "["
+        var measured = 0
+        var failed = 0
+        // All items at once: one look-up in the height store (if any) for what memory lacks.
+        for (index, outcome) in processor.process(items: items).enumerated() {
+            if index > 0 { out += "," }
+            if case .measured = outcome { measured += 1 } else { failed += 1 }
+            outcome.write(to: &out)
+        }
+        if !isSingle { out += "]" }
+        return Reply(status: isSingle && failed > 0 ? 422 : 200, body: out, measured: measured, failed: failed)
+    }
+
+    /// A reply that measured nothing: `{"error": message}`.
+    static func error(_ status: Int, _ message: String) -> Reply {
+        Reply(status: status, body: JSONValue.object([("error", .string(message))]).serialized, measured: 0, failed: 0)
+    }
+}

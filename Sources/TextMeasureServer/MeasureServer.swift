@@ -1,0 +1,110 @@
+import Dispatch
+import Hummingbird
+import Logging
+import NIOCore
+import TextMeasure
+import TextMeasureBatch
+
+/// The `textmeasure serve` HTTP application: heights over HTTP with Hummingbird.
+///
+/// Routes:
+/// - `POST /v1/measure`: one batch item or an array of them (see ``MeasureEndpoint``);
+/// - `GET /healthz`: `{"status":"ok"}` while the server runs;
+/// - `GET /metrics`: Prometheus text format (see ``ServerMetrics``).
+///
+/// Errors are JSON (`{"error": "<why>"}`): 400 for a body that is not a JSON object or array, 413 for a
+/// body over ``ServerLimits/maximumBodyBytes``, too many items or too long a text.
+///
+/// Measuring never runs on an event loop or a cooperative-pool thread: each request's items are
+/// measured on a Dispatch worker, and the handler awaits the result. A slow client (a body trickling
+/// in) only holds its own connection's task; a malformed one gets its 4xx without any measuring.
+///
+/// ```swift
+/// let server = MeasureServer(processor: BatchProcessor(measurer: try TextMeasurer(), style: TextStyle(size: 17),
+///                                                      preparedTexts: 1_000))
+/// try await server.application(host: "127.0.0.1", port: 8080).runService()   // until SIGTERM or SIGINT
+/// ```
+///
+/// Thread safety: `Sendable`; every route may run on any number of connections at once.
+package struct MeasureServer: Sendable {
+    /// Items go through its processor.
+    package let endpoint: MeasureEndpoint
+    /// The server's metrics.
+    package let metrics: ServerMetrics
+    private let queue = DispatchQueue(label: "textmeasure.serve.measure", attributes: .concurrent)
+
+    /// A server measuring with `processor` within `limits`.
+    ///
+    /// - Parameters:
+    ///   - processor: measures each item; its style is the default for items without `"size"`/`"maxLines"`.
+    ///   - limits: body size, items per request, text length.
+    package init(processor: BatchProcessor, limits: ServerLimits = ServerLimits()) {
+        endpoint = MeasureEndpoint(processor: processor, limits: limits)
+        metrics = ServerMetrics(processor: processor)
+    }
+
+    /// The router with the three routes and the metrics middleware.
+    ///
+    /// - Returns: a router ready for ``application(host:port:idleTimeout:logger:onServerRunning:)``.
+    package func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.get("healthz") { _, _ in Self.json(200, "{\"status\":\"ok\"}") }
+        router.get("metrics") { [metrics] _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        router.post("v1/measure") { request, _ in try await measure(request) }
+        return router
+    }
+
+    /// The Hummingbird application on `host:port` (port 0: any free port; `onServerRunning` tells which).
+    ///
+    /// - Parameters:
+    ///   - host: the address to bind (a loopback address by default in the command).
+    ///   - port: the port; 0 picks a free one.
+    ///   - idleTimeout: how long an idle connection is kept open.
+    ///   - logger: the server's logger.
+    ///   - onServerRunning: called with the bound port once the server accepts connections.
+    /// - Returns: an application; `runService()` runs it until SIGTERM or SIGINT, then lets in-flight
+    ///   requests finish (swift-service-lifecycle's graceful shutdown).
+    package func application(host: String, port: Int, idleTimeout: Duration = .seconds(60),
+                             logger: Logger = Logger(label: "textmeasure-serve"),
+                             onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "textmeasure"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    private func measure(_ request: Request) async throws -> Response {
+        let limit = endpoint.limits.maximumBodyBytes
+        let tooLarge = "the body is larger than \(limit) bytes"
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            return Self.json(413, MeasureEndpoint.error(413, tooLarge).body)
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            return Self.json(413, MeasureEndpoint.error(413, tooLarge).body)
+        }
+        let body = Array(buffer.readableBytesView)
+        // Off the event loops and the cooperative pool: a request of many long texts takes milliseconds.
+        let reply = await withCheckedContinuation { (continuation: CheckedContinuation<MeasureEndpoint.Reply, Never>) in
+            queue.async { [endpoint] in continuation.resume(returning: endpoint.respond(to: body)) }
+        }
+        metrics.recordItems(measured: reply.measured, failed: reply.failed)
+        return Self.json(reply.status, reply.body)
+    }
+
+    static func json(_ status: Int, _ body: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: HTTPResponse.Status(code: status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}

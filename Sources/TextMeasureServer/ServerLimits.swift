@@ -1,0 +1,28 @@
+/// How much one request to `POST /v1/measure` may ask for; beyond it the server answers 413 with a
+/// JSON error and measures nothing.
+///
+/// Widths, sizes and line counts are not limited here: every item goes through ``MeasurementLimits``
+/// (the library's one set of rules, via `BatchProcessor`), and an item out of range gets the batch
+/// protocol's error object.
+///
+/// Thread safety: a value type; `Sendable`.
+package struct ServerLimits: Sendable, Equatable {
+    /// The largest request body, in bytes (default 1 MiB).
+    package var maximumBodyBytes: Int
+    /// The most items in one request (default 1,000).
+    package var maximumItems: Int
+    /// The longest `"text"` of an item, in UTF-8 bytes (default 100,000).
+    package var maximumTextBytes: Int
+
+    /// Limits with the given values (the defaults are the server's).
+    ///
+    /// - Parameters:
+    ///   - maximumBodyBytes: the largest request body, in bytes.
+    ///   - maximumItems: the most items in one request.
+    ///   - maximumTextBytes: the longest `"text"`, in UTF-8 bytes.
+    package init(maximumBodyBytes: Int = 1 << 20, maximumItems: Int = 1_000, maximumTextBytes: Int = 100_000) {
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumItems = maximumItems
+        self.maximumTextBytes = maximumTextBytes
+    }
+}

@@ -1,0 +1,113 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A minimal HTTP/1.1 client over a blocking loopback socket, for tests that need to control what is
+/// sent when (a body cut in two, a connection left open). Blocking calls run on Dispatch threads, never
+/// on the cooperative pool the server's tasks share.
+///
+/// Thread safety: a connection belongs to one test at a time.
+final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by one caller at a time
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String]   // names lowercased
+        var body: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let descriptor: Int32
+
+    /// Connects to 127.0.0.1:`port` (10 s receive timeout).
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw Failure(description: "connect to \(port) failed: errno \(errno)")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends bytes as they are.
+    func send(_ bytes: [UInt8]) async throws {
+        let fd = descriptor
+        let ok = await Self.offPool {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent <= 0 { return false }
+                offset += sent
+            }
+            return true
+        }
+        if !ok { throw Failure(description: "send failed") }
+    }
+
+    /// Sends a string as UTF-8.
+    func send(_ text: String) async throws { try await send(Array(text.utf8)) }
+
+    /// Reads until the server closes the connection (requests say `Connection: close`) and parses the reply.
+    func readReply() async throws -> Reply {
+        let fd = descriptor
+        let data = await Self.offPool { () -> [UInt8] in
+            var data: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                data += chunk[..<count]
+            }
+            return data
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { throw Failure(description: "no reply: \(text)") }
+        let head = text[..<split.lowerBound].split(separator: "\r\n")
+        guard let statusLine = head.first, statusLine.split(separator: " ").count >= 2,
+              let status = Int(statusLine.split(separator: " ")[1]) else {
+            throw Failure(description: "bad status line in \(text)")
+        }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: " ")
+        }
+        return Reply(status: status, headers: headers, body: String(text[split.upperBound...]))
+    }
+
+    /// One request on a new connection.
+    static func request(port: Int, _ method: String, _ path: String, body: String? = nil,
+                        headers: [String] = []) async throws -> Reply {
+        let client = try HTTPTestClient(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        try await client.send(head + "\r\n" + (body ?? ""))
+        return try await client.readReply()
+    }
+
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in set: Character) -> String {
+        String(drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
+    }
+}

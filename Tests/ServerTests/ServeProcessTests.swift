@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+import Testing
+import TestSupport
+
+/// `textmeasure serve` as a process: the main command hands over to `textmeasure-serve`, which
+/// stops cleanly on SIGTERM.
+@Suite("textmeasure serve process")
+struct ServeProcessTests {
+    /// The built executables sit beside the test bundle.
+    static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+
+    /// Starts `textmeasure serve --port 0 arguments…`; returns the process and the port it printed.
+    static func startServe(_ arguments: [String] = []) async throws -> (Process, Int) {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent("textmeasure")
+        process.arguments = ["serve", "--port", "0"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try ProcessRunner.start(process)   // signals unblocked, as from a shell
+        // "textmeasure-serve: listening on http://127.0.0.1:PORT"
+        let line = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var data = Data()
+                while !data.contains(UInt8(ascii: "\n")) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    data += chunk
+                }
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+        guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            process.terminate()
+            throw CancellationError()
+        }
+        return (process, port)
+    }
+
+    /// Sends SIGTERM; returns the exit status.
+    static func stop(_ process: Process) async -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+
+    @Test func serveRunsTheServerAndStopsOnSIGTERM() async throws {
+        let (process, port) = try await Self.startServe()
+        defer { if process.isRunning { process.terminate() } }
+        let reply = try await HTTPTestClient.request(port: port, "GET", "/healthz")
+        #expect(reply.status == 200)
+        #expect(await Self.stop(process) == 0)
+    }
+
+    /// `--store`: a server stopped by SIGTERM has written what it measured; the next server (another
+    /// process) answers the same request from the file, with the same bytes.
+    @Test func serveWithAStoreAnswersTheNextProcessFromIt() async throws {
+        let folder = NSTemporaryDirectory() + "serve-store-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/heights.sqlite"
+        let items = (0..<24).map { index in
+            #"{"text":"Row \#(index): a text stored by one server and read by the next","width":\#(90 + 10 * index),"id":\#(index)}"#
+        }
+        let body = "[" + items.joined(separator: ",") + "]"
+
+        let (first, firstPort) = try await Self.startServe(["--store", path])
+        defer { if first.isRunning { first.terminate() } }
+        let measured = try await HTTPTestClient.request(port: firstPort, "POST", "/v1/measure", body: body)
+        #expect(measured.status == 200)
+        #expect(await Self.stop(first) == 0)
+
+        let (second, secondPort) = try await Self.startServe(["--store", path])
+        defer { if second.isRunning { second.terminate() } }
+        let stored = try await HTTPTestClient.request(port: secondPort, "POST", "/v1/measure", body: body)
+        #expect(stored.status == 200)
+        #expect(stored.body == measured.body)
+        let metrics = try await HTTPTestClient.request(port: secondPort, "GET", "/metrics")
+        #expect(metrics.body.contains("textmeasure_store_hits 24.0\n"), "\(metrics.body)")
+        #expect(metrics.body.contains("textmeasure_store_misses 0.0\n"))
+        #expect(metrics.body.contains("textmeasure_store_hit_ratio 1.0\n"))
+        #expect(await Self.stop(second) == 0)
+    }
+
+    @Test func serveSaysHowToBuildAMissingServer() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("serve-missing-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("textmeasure")
+        try FileManager.default.copyItem(at: Self.products.appendingPathComponent("textmeasure"), to: copy)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["serve"]
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("swift build -c release --product textmeasure-serve"))
+    }
+
+    @Test func serveHelpIsTheServersHelp() throws {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent("textmeasure")
+        process.arguments = ["serve", "--help"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("--max-items"))
+        #expect(text.contains("POST /v1/measure"))
+    }
+}

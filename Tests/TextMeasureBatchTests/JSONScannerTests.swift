@@ -1,0 +1,184 @@
+import Testing
+@testable import TextMeasureBatch
+
+/// The batch's JSON parser: RFC 8259's grammar, and what it decides where the RFC leaves a choice
+/// (see ``JSONScanner``).
+@Suite("JSON scanner")
+struct JSONScannerTests {
+    func string(_ json: String) throws -> String? {
+        guard case .string(let value) = try JSONValue.scan(json) else { return nil }
+        return value
+    }
+
+    func string(bytes: [UInt8]) throws -> String? {
+        guard case .string(let value) = try JSONValue.scan(bytes) else { return nil }
+        return value
+    }
+
+    func rejects(_ json: String) -> Bool {
+        (try? JSONValue.scan(json)) == nil
+    }
+
+    // MARK: strings
+
+    @Test func escapes() throws {
+        #expect(try string(#""\n\t\"\\\/\b\f\r""#) == "\n\t\"\\/\u{8}\u{C}\r")
+        #expect(try string(#""a\u00e9\u20AC\u0041z""#) == "aé€Az")
+        #expect(try string(#""\u0000""#) == "\u{0}")
+        #expect(try string(#""""#) == "")
+        #expect(try string("\"raw é 😀 \u{7F}\"") == "raw é 😀 \u{7F}")
+    }
+
+    @Test(arguments: [#""\x""#, #""\u12""#, #""\u12G4""#, #""\"#, #""abc"#, #""\U0041""#, #""\'""#])
+    func invalidEscapesAndUnterminatedStringsAreRefused(json: String) {
+        #expect(rejects(json))
+    }
+
+    /// Raw control characters are not JSON; DEL (0x7F) is.
+    @Test func rawControlCharactersAreRefused() throws {
+        for byte in UInt8(0)..<0x20 {
+            #expect((try? JSONValue.scan([0x22, 0x61, byte, 0x22])) == nil, "byte \(byte)")
+        }
+        #expect(try string(bytes: [0x22, 0x7F, 0x22]) == "\u{7F}")
+    }
+
+    @Test func surrogatePairsBecomeOneScalar() throws {
+        #expect(try string(#""\ud83d\ude00""#) == "😀")
+        #expect(try string(#""\uD83D\uDC4D\uD83C\uDFFD""#) == "👍🏽")
+        #expect(try string(#""\udbff\udfff""#) == "\u{10FFFF}")
+    }
+
+    @Test func loneSurrogatesBecomeReplacementCharacters() throws {
+        #expect(try string(#""\ud800""#) == "\u{FFFD}")
+        #expect(try string(#""\udc00x""#) == "\u{FFFD}x")
+        #expect(try string(#""a\ud800b""#) == "a\u{FFFD}b")
+        #expect(try string(#""\ud800\u0041""#) == "\u{FFFD}A")                 // high, then not a low one
+        #expect(try string(#""\ud800\ud83d\ude00""#) == "\u{FFFD}😀")          // high, high, low
+        #expect(try string(#""\ud800\n""#) == "\u{FFFD}\n")
+        #expect(try string(#""\ude00\ud83d""#) == "\u{FFFD}\u{FFFD}")          // low before high
+        #expect(rejects(#""\ud800\u12""#))                                      // a bad escape stays bad
+    }
+
+    /// Bytes that are not UTF-8 become U+FFFD, inside strings and keys, on the fast path (no escapes)
+    /// and the slow one.
+    @Test(arguments: [[0xFF], [0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80]] as [[UInt8]])
+    func invalidUTF8BecomesReplacementCharacters(bad: [UInt8]) throws {
+        for escape in [[], Array(#"\n"#.utf8)] as [[UInt8]] {
+            let decoded = try #require(try string(bytes: [0x22, 0x61] + bad + escape + [0x62, 0x22]))
+            let scalars = Array(decoded.unicodeScalars)
+            #expect(scalars.first == "a" && scalars.last == "b")
+            let middle = scalars.dropFirst().dropLast().filter { $0 != "\n" }
+            #expect(!middle.isEmpty && middle.allSatisfy { $0 == "\u{FFFD}" }, "\(bad): \(decoded.debugDescription)")
+        }
+        let object = try JSONValue.scan([0x7B, 0x22] + bad + [0x22, 0x3A, 0x31, 0x7D])
+        guard case .object(let fields) = object else { Issue.record("not an object"); return }
+        #expect(fields.first?.0.unicodeScalars.allSatisfy { $0 == "\u{FFFD}" } == true)
+    }
+
+    // MARK: numbers
+
+    @Test func integersThatFitAreInts() throws {
+        #expect(try JSONValue.scan("0").isSame(as: .int(0)))
+        #expect(try JSONValue.scan("-12").isSame(as: .int(-12)))
+        guard case .int(let max) = try JSONValue.scan("9223372036854775807"),
+              case .int(let min) = try JSONValue.scan("-9223372036854775808") else {
+            Issue.record("Int's bounds did not parse as .int")
+            return
+        }
+        #expect(max == .max && min == .min)
+        guard case .int(let zero) = try JSONValue.scan("-0") else { Issue.record("-0 is not an int"); return }
+        #expect(zero == 0)
+    }
+
+    /// Integers beyond `Int` become the nearest `Double`, not a trap.
+    @Test func integersBeyondIntBecomeDoubles() throws {
+        guard case .number(let above) = try JSONValue.scan("9223372036854775808"),
+              case .number(let below) = try JSONValue.scan("-9223372036854775809"),
+              case .number(let huge) = try JSONValue.scan("123456789012345678901234567890") else {
+            Issue.record("not .number")
+            return
+        }
+        #expect(above == 9_223_372_036_854_775_808.0)
+        #expect(below == -9_223_372_036_854_775_808.0)
+        #expect(huge == 1.2345678901234568e29)
+    }
+
+    /// The edges of `Double`: the largest finite value and the smallest subnormal survive; beyond
+    /// them, ±infinity and 0 (which every caller must check: the batch refuses them as widths).
+    @Test func edgesOfDouble() throws {
+        func number(_ json: String) throws -> Double? {
+            guard case .number(let value) = try JSONValue.scan(json) else { return nil }
+            return value
+        }
+        #expect(try number("1.7976931348623157e308") == .greatestFiniteMagnitude)
+        #expect(try number("-1.7976931348623157e308") == -.greatestFiniteMagnitude)
+        #expect(try number("4.9e-324") == .leastNonzeroMagnitude)
+        #expect(try number("1e-320") == Double("1e-320")!)   // subnormal: a literal would warn
+        #expect(try number("1e309") == .infinity)
+        #expect(try number("-1e309") == -.infinity)
+        #expect(try number("1e-400") == 0)
+        #expect(try number("-0.0")?.sign == .minus)
+        #expect(try number("1E+2") == 100)
+        #expect(try number("1e-7") == 1e-7)
+        #expect(try number("0.5") == 0.5)
+    }
+
+    @Test(arguments: ["01", "-01", "00", "1.", ".5", "+1", "1e", "1e+", "-", "0x10", "NaN", "Infinity", "-Infinity",
+                      "1.e5", "--1", "1ee5", "1e5.5", "1_000", "١"])
+    func invalidNumbersAreRefused(json: String) {
+        #expect(rejects(json))
+        #expect(rejects("[" + json + "]"))
+    }
+
+    // MARK: structure
+
+    @Test func nestingUpToTheLimit() throws {
+        let depth = JSONScanner.maximumDepth
+        let arrays = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(!rejects(arrays))
+        #expect(rejects("[" + arrays + "]"))
+        let objects = String(repeating: #"{"a":"#, count: depth - 1) + "1" + String(repeating: "}", count: depth - 1)
+        #expect(!rejects(objects))
+        #expect(rejects(#"{"a":"# + objects + "}"))
+        // Far deeper input is refused without exhausting the stack.
+        #expect(rejects(String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)))
+        #expect(rejects(String(repeating: "[", count: 200_000)))
+    }
+
+    /// Every field is kept, in order, repeated keys included: which one counts is the caller's choice.
+    @Test func repeatedKeysAreKeptInOrder() throws {
+        let value = try JSONValue.scan(#"{"a":1,"b":2,"a":3}"#)
+        guard case .object(let fields) = value else { Issue.record("not an object"); return }
+        #expect(fields.map(\.0) == ["a", "b", "a"])
+        #expect(value["a"]?.numericValue == 1)
+    }
+
+    @Test(arguments: ["{} x", "{}}", "1 2", #""a""b""#, "{},", "[]]", "null null", "truex", "{}\u{0}", "{}\u{A0}"])
+    func trailingGarbageIsRefused(json: String) {
+        #expect(rejects(json))
+    }
+
+    @Test(arguments: ["", " ", "\t\r\n", "{", "[", #"{"a"}"#, #"{"a":}"#, "{,}", #"{"a":1,}"#, "{1:2}", "[1,]", "[,1]",
+                      "[1 2]", #"{"a" 1}"#, "{'a':1}", "tru", "nul", "fals", "True", "NULL", "\u{FEFF}{}", "\u{C}{}"])
+    func malformedValuesAreRefused(json: String) {
+        #expect(rejects(json))
+    }
+
+    /// JSON's four white space characters anywhere between tokens; nothing else counts as white space.
+    @Test func whitespace() throws {
+        let value = try JSONValue.scan(" \t\r\n{ \t\r\n\"a\" \t\r\n: \t\r\n[ 1 , true ,null ] \t\r\n} \t\r\n")
+        #expect(value.isSame(as: .object([("a", .array([.int(1), .bool(true), .null]))])))
+        #expect(rejects("{\u{B}}"))
+        #expect(rejects("{\u{C}}"))
+        #expect(rejects("\u{A0}{}"))
+    }
+
+    @Test func literalsAndContainers() throws {
+        #expect(try JSONValue.scan("true").isSame(as: .bool(true)))
+        #expect(try JSONValue.scan("false").isSame(as: .bool(false)))
+        #expect(try JSONValue.scan("null").isSame(as: .null))
+        #expect(try JSONValue.scan("[]").isSame(as: .array([])))
+        #expect(try JSONValue.scan("{}").isSame(as: .object([])))
+        #expect(try JSONValue.scan(#"[{"":[]},"x",-1.5]"#).isSame(as: .array([.object([("", .array([]))]), .string("x"), .number(-1.5)])))
+    }
+}

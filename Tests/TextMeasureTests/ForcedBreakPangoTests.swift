@@ -1,0 +1,23 @@
+import Testing
+import TextMeasure
+
+/// Line counts against Pango where words are broken between grapheme clusters: ligatures (fi, ffi,
+/// Arabic lam-alef), Arabic joining, Devanagari conjuncts and emoji sequences at widths of a few
+/// glyphs (Tests/Corpus/forced-breaks.txt). Pango shapes the pieces of a broken word again, so a
+/// line ending inside a ligature is as wide as what it draws; so do we.
+@Suite("Pango differential at forced breaks")
+struct ForcedBreakPangoTests {
+    static let sizes: [Double] = [11, 13, 17, 24, 28]
+    static let widths: [Double] = [8, 12, 16, 20, 24, 28, 34, 40, 48, 64, 80, 100]
+
+    @Test("identical line counts where words break inside ligatures and shaped clusters")
+    func lineCountsAgreeWithPangoAtForcedBreaks() throws {
+        let texts = Fixtures.corpus(named: "forced-breaks.txt")
+        let cases = PangoReference.cases(texts: texts, sizes: Self.sizes, widths: Self.widths)
+        let comparison = try PangoReference.compare(cases, reportName: "pango-forced-break-disagreements.txt")
+        print("Pango agreement at forced breaks: \(comparison.summary)")
+        for line in comparison.disagreements.prefix(40) { print("  " + line) }
+        #expect(comparison.agreement >= 0.95,
+                "\(comparison.summary); all disagreements in .build/pango-forced-break-disagreements.txt")
+    }
+}

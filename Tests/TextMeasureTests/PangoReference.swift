@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import TextMeasure
+
+/// Pango 1.50 as the reference for line counts: builds Tools/pango-reference/pango_lines.c, feeds it
+/// items, and compares its answers with ours. Used by every differential test.
+enum PangoReference {
+    /// One layout to compare: a text at a size and a width (pixels).
+    struct Case {
+        var text: String
+        var size: Double
+        var width: Double
+    }
+
+    /// How our line counts compared with Pango's.
+    struct Comparison {
+        var agreements: Int
+        var total: Int
+        /// One line per disagreement: size, width, both line counts with their widths (1/1024 px), text.
+        var disagreements: [String]
+
+        var agreement: Double { total == 0 ? 1 : Double(agreements) / Double(total) }
+        var summary: String {
+            "\(agreements)/\(total) = \(String(format: "%.2f", agreement * 100)) %"
+        }
+    }
+
+    struct HarnessError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    /// Every text at every size and width, in that order.
+    static func cases(texts: [String], sizes: [Double], widths: [Double]) -> [Case] {
+        texts.flatMap { text in sizes.flatMap { size in widths.map { Case(text: text, size: size, width: $0) } } }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    /// Builds the harness into a temporary folder; returns its path.
+    static func buildHarness() throws -> String {
+        let output = NSTemporaryDirectory() + "pango-lines-\(getpid())-\(UUID().uuidString)"
+        let source = Fixtures.root + "/Tools/pango-reference/pango_lines.c"
+        let build = try ProcessRunner.shell(
+            "cc -O2 '\(source)' $(pkg-config --cflags --libs pangocairo pangoft2 fontconfig) -o '\(output)'")
+        guard build.status == 0 else {
+            throw HarnessError(message: "cannot build the Pango harness (install libpango1.0-dev: scripts/bootstrap): \(build.stderr)")
+        }
+        return output
+    }
+
+    /// Lays out every case with Pango and with `measurer` (each text prepared once per size) and
+    /// compares the line counts; writes the summary and every disagreement to `.build/<reportName>`.
+    static func compare(_ cases: [Case], measurer: TextMeasurer = Fixtures.measurer,
+                        reportName: String) throws -> Comparison {
+        let harness = try buildHarness()
+        defer { unlink(harness) }
+        let input = cases.map { "\($0.size)\t\($0.width)\t\(escape($0.text))" }.joined(separator: "\n") + "\n"
+        let fonts = BundledFonts.fileNames.map { "'\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
+        let run = try ProcessRunner.shell("'\(harness)' \(fonts)", input: input)
+        guard run.status == 0 else { throw HarnessError(message: "harness failed: \(run.stderr)") }
+        let reference = run.lines
+        guard reference.count == cases.count else {
+            throw HarnessError(message: "harness answered \(reference.count) of \(cases.count) items")
+        }
+
+        var prepared: [String: PreparedText] = [:]
+        var comparison = Comparison(agreements: 0, total: cases.count, disagreements: [])
+        for (item, answer) in zip(cases, reference) {
+            let fields = answer.split(separator: "\t", omittingEmptySubsequences: false)
+            guard let expected = fields.first.flatMap({ Int($0) }) else {
+                throw HarnessError(message: "harness answered '\(answer)'")
+            }
+            let key = "\(item.size)|\(item.text)"
+            let text = try prepared[key] ?? measurer.prepare(item.text, style: TextStyle(size: item.size))
+            prepared[key] = text
+            let ours = try text.layout(width: item.width)
+            if ours.lineCount == expected {
+                comparison.agreements += 1
+            } else {
+                let ourWidths = ours.lines.map { String(Int(($0.width * 1024).rounded())) }.joined(separator: ",")
+                comparison.disagreements.append(
+                    "size \(item.size) width \(item.width): ours \(ours.lineCount) [\(ourWidths)] pango \(expected) [\(fields.count > 1 ? fields[1] : "")] \(escape(item.text))")
+            }
+        }
+        let reportPath = Fixtures.root + "/.build/" + reportName
+        try? ([comparison.summary] + comparison.disagreements).joined(separator: "\n")
+            .write(toFile: reportPath, atomically: true, encoding: .utf8)
+        return comparison
+    }
+}
