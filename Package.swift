@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "TextMeasure", targets: ["TextMeasure"]),
         .library(name: "HeightCache", targets: ["HeightCache"]),
+        // Heights that outlive the process: a SQLite file (GRDB). Separate so `import TextMeasure` stays light.
+        .library(name: "TextMeasureStore", targets: ["TextMeasureStore"]),
         .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
         // The HTTP server, a product of its own so that building `textmeasure` never builds Hummingbird;
         // `textmeasure serve` runs it from beside its own executable.
@@ -15,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // SQLite for the persistent height store (links the system libsqlite3; Debian: libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `textmeasure-serve` only: HTTP, graceful shutdown, Prometheus metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -36,6 +40,10 @@ let package = Package(
         ),
         .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
         .target(name: "HeightCache", dependencies: ["TextMeasure"]),
+        // The persistent store behind TextMeasure's `MeasurementStore` seam.
+        .target(name: "TextMeasureStore", dependencies: [
+            "TextMeasure", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
         .target(name: "CSched"),
         // The JSON Lines batch protocol: line reader, JSON scanner, processor, output. Shared by the
@@ -44,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "TextMeasureCLI",
             dependencies: [
-                "TextMeasure", "TextMeasureBatch", "CSched",
+                "TextMeasure", "TextMeasureBatch", "TextMeasureStore", "CSched",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "TextMeasureServe",
             dependencies: [
-                "TextMeasureServer", "TextMeasure",
+                "TextMeasureServer", "TextMeasure", "TextMeasureStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +80,10 @@ let package = Package(
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
+        .testTarget(name: "TextMeasureStoreTests", dependencies: [
+            "TextMeasureStore", "TextMeasure", "HeightCache", "TextMeasureCLI", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(
             name: "ServerTests",
             dependencies: [

@@ -224,13 +224,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///   - retainedWidths: How many recent widths keep their heights (at least 1).
     ///   - preparedTexts: The most prepared texts kept.
     ///   - preparedTextBytes: The most bytes the prepared texts kept take together.
+    ///   - store: A persistent store (`TextMeasureStore`'s `HeightStore`) for the rows' texts: a text
+    ///     not prepared in memory is looked up there before it is measured, and what is measured is
+    ///     saved there off the caller's thread, so heights outlive the process. nil for none.
     /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
-        preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes
+        preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes,
+        store: (any MeasurementStore)? = nil
     ) throws(TextMeasureError) {
         try layout.validate(with: measurer)
-        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes)
+        let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes,
+                                      store: store)
         self.init(
             capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: 44,
             measuring: { model, width in

@@ -13,11 +13,15 @@ package struct BatchProcessor: Sendable {
 
     /// A processor keeping at most `preparedTexts` prepared texts of at most `preparedTextBytes` bytes
     /// in all (see ``PreparedTextCache``).
+    /// With a `store`, each block of lines not found in memory is looked up in it in one read, and
+    /// what is measured is queued for it (see ``PreparedTextCache``).
     package init(measurer: TextMeasurer, style: TextStyle, preparedTexts: Int,
-                 preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes) {
+                 preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes,
+                 store: (any MeasurementStore)? = nil) {
         self.measurer = measurer
         self.style = style
-        texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes)
+        texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes,
+                                  store: store)
     }
 
     /// Processes lines on all cores; returns the output lines, in input order, each ending in "\n".
@@ -25,7 +29,8 @@ package struct BatchProcessor: Sendable {
         // Blocks of lines, each written into one string, spread over the cores; small blocks so that no
         // core waits long for the last one. The lines are still bytes: decoding them is work the cores
         // share, not the reading thread's alone.
-        let blockSize = 16
+        // With a store, bigger blocks: each block is one read transaction on the store.
+        let blockSize = texts.store == nil ? 16 : 128
         let blockCount = (lines.count + blockSize - 1) / blockSize
         let outputs = UnsafeMutableBufferPointer<String>.allocate(capacity: max(1, blockCount))
         outputs.initialize(repeating: "")
@@ -36,8 +41,16 @@ package struct BatchProcessor: Sendable {
         let slots = SendableBuffer(outputs.baseAddress!)
         CPUSpread.forEach(blockCount) { block in
             var text = ""
+            let indices = (block * blockSize)..<min(lines.count, (block + 1) * blockSize)
             lines.bytes.withUnsafeBufferPointer { bytes in
-                for index in (block * blockSize)..<min(lines.count, (block + 1) * blockSize) {
+                if texts.store != nil {
+                    for outcome in process(indices.map { UnsafeBufferPointer(rebasing: bytes[lines.ranges[$0]]) }) {
+                        outcome.write(to: &text)
+                        text += "\n"
+                    }
+                    return
+                }
+                for index in indices {
                     process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &text)
                     text += "\n"
                 }
@@ -76,11 +89,7 @@ package struct BatchProcessor: Sendable {
 
     /// Processes one line's UTF-8 bytes.
     package func process(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
-        guard let value = try? JSONScanner.parse(line) else {
-            let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
-            return Self.error(isBlank ? "blank line" : "invalid JSON")
-        }
-        return process(item: value)
+        measure(parse(line))
     }
 
     /// Processes one parsed item: what a batch line holds once it is valid JSON (the HTTP server
@@ -88,9 +97,75 @@ package struct BatchProcessor: Sendable {
     ///
     /// - Parameter value: the item; anything but an object is refused as a line would be.
     /// - Returns: the measurement or the reason it failed, with the item's other fields.
-    /// - Complexity: one measurement (shaping unless the text and style were prepared before).
+    /// - Complexity: one measurement (shaping unless the text and style were prepared before or the
+    ///   store holds it).
     package func process(item value: JSONValue) -> Outcome {
-        guard case .object(let fields) = value else { return Self.error("each line must be a JSON object") }
+        measure(parse(item: value))
+    }
+
+    /// Processes several parsed items with one batched look-up (memory, then the store) for all of them.
+    ///
+    /// - Parameter items: the items, as ``process(item:)`` takes them.
+    /// - Returns: one outcome per item, in order.
+    package func process(items: [JSONValue]) -> [Outcome] {
+        measure(items.map(parse(item:)))
+    }
+
+    /// Processes several lines with one batched look-up (memory, then the store) for all of them.
+    package func process(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome] {
+        measure(lines.map(parse))
+    }
+
+    private func measure(_ parsed: Parsed) -> Outcome {
+        switch parsed {
+        case .failed(let outcome):
+            return outcome
+        case .request(let query, let extras):
+            do throws(TextMeasureError) {
+                let result = try texts.measure(query.text, style: query.style, width: query.width, withLines: false)
+                return .measured(result, extras: extras)
+            } catch {
+                return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
+            }
+        }
+    }
+
+    private func measure(_ parsed: [Parsed]) -> [Outcome] {
+        var queries: [StoreQuery] = []
+        for case .request(let query, _) in parsed { queries.append(query) }
+        var results = texts.measurements(for: queries).makeIterator()
+        return parsed.map { parsed in
+            switch parsed {
+            case .failed(let outcome):
+                return outcome
+            case .request(_, let extras):
+                switch results.next() {
+                case .success(let result)?: return .measured(result, extras: extras)
+                case .failure(let error)?: return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
+                case nil: return Self.error("internal error: no result", extras)   // one result per query
+                }
+            }
+        }
+    }
+
+    /// One input line read: what to measure, or the outcome already (an error).
+    enum Parsed {
+        case request(StoreQuery, extras: [(String, JSONValue)])
+        case failed(Outcome)
+    }
+
+    /// Parses and checks one line's UTF-8 bytes.
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
+        guard let value = try? JSONScanner.parse(line) else {
+            let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+            return .failed(Self.error(isBlank ? "blank line" : "invalid JSON"))
+        }
+        return parse(item: value)
+    }
+
+    /// Reads and checks one parsed item's fields.
+    func parse(item value: JSONValue) -> Parsed {
+        guard case .object(let fields) = value else { return .failed(Self.error("each line must be a JSON object")) }
         // One pass over the fields (the first of a repeated key wins); no dictionary per line.
         var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
         var extras: [(String, JSONValue)] = []
@@ -115,32 +190,30 @@ package struct BatchProcessor: Sendable {
             }
         }
 
-        guard let textValue = field.text else { return Self.error("missing field \"text\"", extras) }
-        guard case .string(let text) = textValue else { return Self.error("\"text\" must be a string", extras) }
-        guard let widthValue = field.width else { return Self.error("missing field \"width\"", extras) }
-        guard let width = Self.number(widthValue) else { return Self.error("\"width\" must be a number", extras) }
+        guard let textValue = field.text else { return .failed(Self.error("missing field \"text\"", extras)) }
+        guard case .string(let text) = textValue else { return .failed(Self.error("\"text\" must be a string", extras)) }
+        guard let widthValue = field.width else { return .failed(Self.error("missing field \"width\"", extras)) }
+        guard let width = Self.number(widthValue) else { return .failed(Self.error("\"width\" must be a number", extras)) }
         var style = self.style
         if let sizeValue = field.size {
-            guard let size = Self.number(sizeValue) else { return Self.error("\"size\" must be a number", extras) }
+            guard let size = Self.number(sizeValue) else { return .failed(Self.error("\"size\" must be a number", extras)) }
             style.size = size
         }
         if let maxLinesValue = field.maxLines {
             guard case .int(let maxLines) = maxLinesValue else {
-                return Self.error("\"maxLines\" must be an integer", extras)
+                return .failed(Self.error("\"maxLines\" must be an integer", extras))
             }
             style.maxLines = maxLines
         }
         // Ranges are the library's own (`MeasurementLimits`), checked before any work; what the
         // measurement may still refuse (ICU failing on the text) is reported the same way.
-        let result: TextMeasurement
         do throws(TextMeasureError) {
             try MeasurementLimits.check(width: width)
             try MeasurementLimits.check(style)
-            result = try texts.measure(TextKey(text), style: style, width: width, withLines: false)
         } catch {
-            return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
+            return .failed(Self.error(error.message(naming: { "\"\($0)\"" }), extras))
         }
-        return .measured(result, extras: extras)
+        return .request(StoreQuery(text: TextKey(text), style: style, width: width), extras: extras)
     }
 
     /// The keys of the output's own fields, which input fields of the same name do not overwrite.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TextMeasure
 import TextMeasureBatch
+import TextMeasureStore
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,12 @@ struct BatchCommand: ParsableCommand {
 
     @Flag(help: "Print cache statistics to standard error at the end.")
     var stats = false
+
+    @Option(help: ArgumentHelp("""
+        A height store (SQLite file, created if missing): results found there are not measured, and \
+        what is measured is saved there for the next run. An unusable file is skipped with a warning.
+        """, valueName: "path"))
+    var store: String?
 
     @Option(help: "Lines measured together (and at most 16 MiB of them); each chunk is spread over all cores, then written in order.")
     var chunk = 4096
@@ -56,11 +63,21 @@ struct BatchCommand: ParsableCommand {
         do throws(IOFailure) {
             var lines = try first.get()
             let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+            let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
             let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts),
-                                           preparedTextBytes: bytes)
+                                           preparedTextBytes: bytes, store: heightStore)
             while let chunk = lines {
                 try output.write(processor.process(chunk))
                 lines = try input.next(maxLines: max(1, self.chunk), maxBytes: Self.chunkBytes)
+            }
+            heightStore?.flush()
+            if stats, store != nil {
+                let written = heightStore?.statistics.written ?? 0
+                let t = processor.texts.statistics
+                try OutputWriter.standardError.write("""
+                    height store: \(t.storeHits) hits, \(t.storeMisses) misses, \(written) written\(heightStore == nil ? " (skipped)" : "")
+
+                    """)
             }
             if stats {
                 let t = processor.texts.statistics

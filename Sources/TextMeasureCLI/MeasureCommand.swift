@@ -1,6 +1,7 @@
 import ArgumentParser
 import TextMeasure
 import TextMeasureBatch
+import TextMeasureStore
 
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,6 +12,12 @@ struct MeasureCommand: ParsableCommand {
 
     @Option(help: "The width to wrap at, in pixels.")
     var width: Double
+
+    @Option(help: ArgumentHelp("""
+        A height store (SQLite file): the result is taken from it when stored (unless --json asks for \
+        the lines), and saved to it otherwise.
+        """, valueName: "path"))
+    var store: String?
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
@@ -30,7 +37,14 @@ struct MeasureCommand: ParsableCommand {
         let measurer = try style.makeMeasurer()
         let result: TextMeasurement
         do {
-            result = try measurer.measure(text, style: style.style, width: width)
+            if let path = store {
+                let heightStore = HeightStore.openOrWarn(path: path)
+                let texts = PreparedTextCache(measurer: measurer, capacity: 1, store: heightStore)
+                result = try texts.measure(text, style: style.style, width: width, withLines: json)
+                heightStore?.flush()
+            } else {
+                result = try measurer.measure(text, style: style.style, width: width)
+            }
         } catch {
             throw CLIError(message: error.message(naming: StyleOptions.option))
         }

@@ -18,7 +18,7 @@ struct ServeCommand: ParsableCommand {
         abstract: "Measure over HTTP (runs textmeasure-serve; `textmeasure serve --help` lists its options).",
         discussion: """
             Options: --host (127.0.0.1), --port (8080), --font, --size, --max-lines, --line-height, \
-            --line-height-multiple, --cached-texts, --cached-megabytes, --max-body-bytes, --max-items, \
+            --line-height-multiple, --cached-texts, --cached-megabytes, --store, --max-body-bytes, --max-items, \
             --max-text-bytes. Build the server with `swift build -c release --product textmeasure-serve`.
             """)
 

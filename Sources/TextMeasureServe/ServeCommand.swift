@@ -3,6 +3,7 @@ import Logging
 import TextMeasure
 import TextMeasureBatch
 import TextMeasureServer
+import TextMeasureStore
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
             POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
             "maxLines"?: Int}, other fields echoed) or an array of them, and answers with the batch \
             protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections and \
-            lets requests in flight finish.
+            lets requests in flight finish; then what was measured is written to the height store             (--store) before the process exits.
             """)
 
     @Option(help: "The address to listen on.")
@@ -49,6 +50,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Megabytes (MiB) the prepared texts kept may take together.")
     var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
+
+    @Option(help: ArgumentHelp("""
+        A height store (SQLite file, created if missing), shared with `textmeasure batch --store` and \
+        other processes: results found there are not measured, and what is measured is saved there. An \
+        unusable file is skipped with a warning.
+        """, valueName: "path"))
+    var store: String?
 
     @Option(help: "The largest request body, in bytes (413 beyond).")
     var maxBodyBytes = ServerLimits().maximumBodyBytes
@@ -94,8 +102,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+        let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
+        // Whatever ends the service (a signal, an error), what was measured reaches the file.
+        defer { heightStore?.flush() }
         let processor = BatchProcessor(measurer: measurer, style: style, preparedTexts: max(1, cachedTexts),
-                                       preparedTextBytes: bytes)
+                                       preparedTextBytes: bytes, store: heightStore)
         let server = MeasureServer(processor: processor, limits: ServerLimits(
             maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes))
         var logger = Logger(label: "textmeasure-serve")

@@ -81,9 +81,9 @@ package struct MeasureEndpoint: Sendable {
         var out = isSingle ? "" : "["
         var measured = 0
         var failed = 0
-        for (index, item) in items.enumerated() {
+        // All items at once: one look-up in the height store (if any) for what memory lacks.
+        for (index, outcome) in processor.process(items: items).enumerated() {
             if index > 0 { out += "," }
-            let outcome = processor.process(item: item)
             if case .measured = outcome { measured += 1 } else { failed += 1 }
             outcome.write(to: &out)
         }

@@ -10,7 +10,9 @@ import TextMeasureBatch
 /// - `textmeasure_items_measured_total`, `textmeasure_item_errors_total`: items of `/v1/measure`;
 /// - `textmeasure_prepared_text_{hits,misses}` and `textmeasure_prepared_text_hit_ratio`: the prepared-text
 ///   cache (a hit lays a text out again without shaping);
-/// - `textmeasure_shaped_piece_{hits,misses}` and `textmeasure_shaped_piece_hit_ratio`: the shaped-word cache.
+/// - `textmeasure_shaped_piece_{hits,misses}` and `textmeasure_shaped_piece_hit_ratio`: the shaped-word cache;
+/// - `textmeasure_store_{hits,misses}` and `textmeasure_store_hit_ratio`: the persistent height store
+///   (`--store`), asked for what memory lacked (zero without a store).
 ///
 /// Thread safety: `Sendable`; the registry and its metrics are atomic or locked.
 package final class ServerMetrics: Sendable {
@@ -25,6 +27,9 @@ package final class ServerMetrics: Sendable {
     private let pieceHits: Gauge
     private let pieceMisses: Gauge
     private let pieceRatio: Gauge
+    private let storeHits: Gauge
+    private let storeMisses: Gauge
+    private let storeRatio: Gauge
 
     /// Latency buckets, from 100 µs to 10 s.
     static let buckets: [Duration] = [
@@ -51,6 +56,12 @@ package final class ServerMetrics: Sendable {
         pieceMisses = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_misses", help: "Words shaped."))
         pieceRatio = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_hit_ratio",
                                         help: "Shaped-word cache hits / look-ups since start (0 before any)."))
+        storeHits = registry.makeGauge(descriptor: Self.named("textmeasure_store_hits",
+                                       help: "Measurements answered by the persistent height store."))
+        storeMisses = registry.makeGauge(descriptor: Self.named("textmeasure_store_misses",
+                                         help: "Measurements the persistent height store did not have."))
+        storeRatio = registry.makeGauge(descriptor: Self.named("textmeasure_store_hit_ratio",
+                                        help: "Height store hits / look-ups since start (0 before any, or without a store)."))
     }
 
     /// Counts one answered request.
@@ -88,6 +99,9 @@ package final class ServerMetrics: Sendable {
         preparedHits.set(Double(texts.hits))
         preparedMisses.set(Double(texts.misses))
         preparedRatio.set(Self.ratio(texts.hits, texts.misses))
+        storeHits.set(Double(texts.storeHits))
+        storeMisses.set(Double(texts.storeMisses))
+        storeRatio.set(Self.ratio(texts.storeHits, texts.storeMisses))
         let shaping = processor.measurer.shapingStatistics
         pieceHits.set(Double(shaping.pieceHits))
         pieceMisses.set(Double(shaping.pieceMisses))

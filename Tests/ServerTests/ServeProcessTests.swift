@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 /// `textmeasure serve` as a process: the main command hands over to `textmeasure-serve`, which
 /// stops cleanly on SIGTERM.
@@ -9,14 +10,14 @@ struct ServeProcessTests {
     /// The built executables sit beside the test bundle.
     static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
-    @Test func serveRunsTheServerAndStopsOnSIGTERM() async throws {
+    /// Starts `textmeasure serve --port 0 arguments…`; returns the process and the port it printed.
+    static func startServe(_ arguments: [String] = []) async throws -> (Process, Int) {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("textmeasure")
-        process.arguments = ["serve", "--port", "0"]
+        process.arguments = ["serve", "--port", "0"] + arguments
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        try ProcessRunner.start(process)   // signals unblocked, as from a shell
         // "textmeasure-serve: listening on http://127.0.0.1:PORT"
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -29,18 +30,61 @@ struct ServeProcessTests {
                 continuation.resume(returning: String(decoding: data, as: UTF8.self))
             }
         }
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
-                                "no port in \(line)")
-        let reply = try await HTTPTestClient.request(port: port, "GET", "/healthz")
-        #expect(reply.status == 200)
+        guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            process.terminate()
+            throw CancellationError()
+        }
+        return (process, port)
+    }
+
+    /// Sends SIGTERM; returns the exit status.
+    static func stop(_ process: Process) async -> Int32 {
         kill(process.processIdentifier, SIGTERM)
-        let status = await withCheckedContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 process.waitUntilExit()
                 continuation.resume(returning: process.terminationStatus)
             }
         }
-        #expect(status == 0)
+    }
+
+    @Test func serveRunsTheServerAndStopsOnSIGTERM() async throws {
+        let (process, port) = try await Self.startServe()
+        defer { if process.isRunning { process.terminate() } }
+        let reply = try await HTTPTestClient.request(port: port, "GET", "/healthz")
+        #expect(reply.status == 200)
+        #expect(await Self.stop(process) == 0)
+    }
+
+    /// `--store`: a server stopped by SIGTERM has written what it measured; the next server (another
+    /// process) answers the same request from the file, with the same bytes.
+    @Test func serveWithAStoreAnswersTheNextProcessFromIt() async throws {
+        let folder = NSTemporaryDirectory() + "serve-store-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/heights.sqlite"
+        let items = (0..<24).map { index in
+            #"{"text":"Row \#(index): a text stored by one server and read by the next","width":\#(90 + 10 * index),"id":\#(index)}"#
+        }
+        let body = "[" + items.joined(separator: ",") + "]"
+
+        let (first, firstPort) = try await Self.startServe(["--store", path])
+        defer { if first.isRunning { first.terminate() } }
+        let measured = try await HTTPTestClient.request(port: firstPort, "POST", "/v1/measure", body: body)
+        #expect(measured.status == 200)
+        #expect(await Self.stop(first) == 0)
+
+        let (second, secondPort) = try await Self.startServe(["--store", path])
+        defer { if second.isRunning { second.terminate() } }
+        let stored = try await HTTPTestClient.request(port: secondPort, "POST", "/v1/measure", body: body)
+        #expect(stored.status == 200)
+        #expect(stored.body == measured.body)
+        let metrics = try await HTTPTestClient.request(port: secondPort, "GET", "/metrics")
+        #expect(metrics.body.contains("textmeasure_store_hits 24.0\n"), "\(metrics.body)")
+        #expect(metrics.body.contains("textmeasure_store_misses 0.0\n"))
+        #expect(metrics.body.contains("textmeasure_store_hit_ratio 1.0\n"))
+        #expect(await Self.stop(second) == 0)
     }
 
     @Test func serveSaysHowToBuildAMissingServer() throws {

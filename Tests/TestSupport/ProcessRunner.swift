@@ -26,7 +26,7 @@ public enum ProcessRunner {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        try start(process)
         let writer = Thread {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
@@ -39,6 +39,28 @@ public enum ProcessRunner {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
                        stderr: String(decoding: errors.wait(), as: UTF8.self))
+    }
+
+    /// Starts `process` from a thread of its own whose signal mask is empty.
+    ///
+    /// A child inherits the signal mask of the thread that spawns it, and test threads (Dispatch
+    /// workers) block every signal: a shell started from one would never see SIGCHLD, and its `wait`
+    /// for a background job would never return.
+    public static func start(_ process: Process) throws {
+        let outcome = OutcomeBox()
+        let thread = Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            do {
+                try process.run()
+                outcome.set(nil)
+            } catch {
+                outcome.set(error)
+            }
+        }
+        thread.start()
+        if let error = outcome.wait() { throw error }
     }
 
     /// Runs a shell command line.
@@ -73,5 +95,26 @@ private final class DataBox: @unchecked Sendable {
         defer { condition.unlock() }
         while data == nil { condition.wait() }
         return data!
+    }
+}
+
+/// The error (or none) of starting a process on another thread.
+private final class OutcomeBox: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `condition` is locked.
+    private let condition = NSCondition()
+    private var value: (any Error)??
+
+    func set(_ error: (any Error)?) {
+        condition.lock()
+        value = .some(error)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
     }
 }

@@ -15,6 +15,11 @@
 /// form alone is larger than `maximumBytes` is measured but not kept. Evicted texts are freed at once
 /// (unless the caller still holds one).
 ///
+/// Persistence: given a ``MeasurementStore`` (`TextMeasureStore`'s `HeightStore`), measurements without
+/// lines (`withLines: false`) are looked up in memory first (a prepared text held: layout is arithmetic),
+/// then in the store, and only then measured; what was measured is queued for the store, which writes
+/// it off the caller's thread. Without a store nothing of this costs anything.
+///
 /// Thread safety: any number of threads may call it at once. Preparing happens outside the lock, so
 /// two threads missing the same text at once may both prepare it (the result is the same; one is kept).
 public final class PreparedTextCache: Sendable {
@@ -39,6 +44,10 @@ public final class PreparedTextCache: Sendable {
         public var entries = 0
         /// Bytes the held prepared texts take (at most ``maximumBytes``).
         public var bytes = 0
+        /// Measurements answered by the ``store`` (texts not held in memory).
+        public var storeHits = 0
+        /// Measurements the ``store`` was asked for and did not have.
+        public var storeMisses = 0
     }
 
     /// The byte budget when none is given: 64 MiB.
@@ -50,6 +59,8 @@ public final class PreparedTextCache: Sendable {
     public let capacity: Int
     /// The most bytes the held prepared texts take together (see ``Statistics/bytes``).
     public let maximumBytes: Int
+    /// Where measurements without lines are looked up before measuring, and saved after; nil for none.
+    public let store: (any MeasurementStore)?
 
     private struct State {
         var store: LRUDictionary<Key, PreparedText>
@@ -67,8 +78,12 @@ public final class PreparedTextCache: Sendable {
     ///   - capacity: The most prepared texts held (at least 1).
     ///   - maximumBytes: The most bytes held (0 keeps nothing); a text whose prepared form alone is
     ///     larger is measured but not kept.
-    public init(measurer: TextMeasurer, capacity: Int = 1_000, maximumBytes: Int = defaultMaximumBytes) {
+    ///   - store: A persistent store consulted after memory and before measuring (see the type's
+    ///     discussion); nil for none.
+    public init(measurer: TextMeasurer, capacity: Int = 1_000, maximumBytes: Int = defaultMaximumBytes,
+                store: (any MeasurementStore)? = nil) {
         self.measurer = measurer
+        self.store = store
         self.capacity = max(1, capacity)
         self.maximumBytes = max(0, maximumBytes)
         state = Locked(State(store: LRUDictionary(capacity: self.capacity)))
@@ -164,7 +179,87 @@ public final class PreparedTextCache: Sendable {
     public func measure(_ text: TextKey, style: TextStyle, width: Double, withLines: Bool = true)
         throws(TextMeasureError) -> TextMeasurement {
         try MeasurementLimits.check(width: width)
-        return try prepared(text, style: style).layout(width: width, withLines: withLines)
+        guard let store else { return try prepared(text, style: style).layout(width: width, withLines: withLines) }
+        let query = StoreQuery(text: text, style: style, width: width)
+        return try measurements(for: [query], withLines: withLines, store: store)[0].get()
+    }
+
+    /// Measures many texts without their lines: memory first, then one batched look-up in the
+    /// ``store`` for the rest, then measuring what neither had (and queueing it for the store).
+    ///
+    /// - Parameter queries: Texts, styles and widths.
+    /// - Returns: One result per query, in order; a query that cannot be measured (a width or style
+    ///   out of range) gets its error and the others go on.
+    /// - Complexity: One lock per query for memory, one store read for the misses, and preparing the
+    ///   texts neither holds (linear in their length).
+    public func measurements(for queries: [StoreQuery]) -> [Result<TextMeasurement, TextMeasureError>] {
+        guard let store else {
+            return queries.map { query in
+                Result { () throws(TextMeasureError) -> TextMeasurement in
+                    try measure(query.text, style: query.style, width: query.width, withLines: false)
+                }
+            }
+        }
+        return measurements(for: queries, withLines: false, store: store)
+    }
+
+    private func measurements(for queries: [StoreQuery], withLines: Bool, store: any MeasurementStore)
+        -> [Result<TextMeasurement, TextMeasureError>] {
+        var results = [Result<TextMeasurement, TextMeasureError>?](repeating: nil, count: queries.count)
+        // 1. Memory: a held prepared text lays out in arithmetic, faster than any store.
+        var missing: [Int] = []
+        for (index, query) in queries.enumerated() {
+            do throws(TextMeasureError) {
+                try MeasurementLimits.check(width: query.width)
+                try MeasurementLimits.check(query.style)
+            } catch {
+                results[index] = .failure(error)
+                continue
+            }
+            let key = Key(text: query.text, style: query.style)
+            let held = state.withLock { state -> PreparedText? in
+                let value = state.store.value(for: key)
+                if value != nil { state.statistics.hits += 1 }
+                return value
+            }
+            if let held {
+                results[index] = Result { () throws(TextMeasureError) -> TextMeasurement in
+                    try held.layout(width: query.width, withLines: withLines)
+                }
+            } else {
+                missing.append(index)
+            }
+        }
+        guard !missing.isEmpty else { return results.map { $0! } }   // every slot was filled above
+        // 2. The store, once for all the texts memory lacked (a measurement with lines needs layout).
+        let stored = withLines ? [] : store.measurements(for: missing.map { queries[$0] }, fonts: measurer.cascade)
+        var measuredQueries: [StoreQuery] = []
+        var measured: [StoredMeasurement] = []
+        var storeHits = 0
+        for (position, index) in missing.enumerated() {
+            if position < stored.count, let hit = stored[position], hit.holds(atWidth: queries[index].width) {
+                results[index] = .success(hit.measurement)
+                storeHits += 1
+                continue
+            }
+            // 3. Measured; queued for the store.
+            let query = queries[index]
+            let result = Result { () throws(TextMeasureError) -> TextMeasurement in
+                try prepared(query.text, style: query.style).layout(width: query.width, withLines: withLines)
+            }
+            if case .success(let measurement) = result {
+                measuredQueries.append(query)
+                measured.append(StoredMeasurement(measurement))
+            }
+            results[index] = result
+        }
+        let misses = withLines ? 0 : missing.count - storeHits
+        state.withLock { state in
+            state.statistics.storeHits += storeHits
+            state.statistics.storeMisses += misses
+        }
+        if !measured.isEmpty { store.save(measured, for: measuredQueries, fonts: measurer.cascade) }
+        return results.map { $0! }   // every slot was filled above
     }
 
     /// Counters so far, with the entries and bytes held now.

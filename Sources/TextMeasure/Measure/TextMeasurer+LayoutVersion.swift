@@ -1,0 +1,14 @@
+extension TextMeasurer {
+    /// The version of this package's line breaking and shaping, as far as results are concerned.
+    ///
+    /// Persistent stores of measurements (`TextMeasureStore`) put it in every key, so a result
+    /// stored by another version is never answered.
+    ///
+    /// **The rule:** bump it in the same commit as any change that can change a measurement for some
+    /// text, style, fonts and width: line breaking (`LineBreaker`, break opportunities, hanging white
+    /// space, tabs), itemization and font selection, shaping (HarfBuzz flags, features, the shaped
+    /// word cache), line height, or rounding of widths. A change that only makes the same results
+    /// faster does not need a bump. The HarfBuzz and ICU versions are not part of it: a store is
+    /// cleared with `textmeasure store clear PATH` after upgrading them.
+    public static let layoutVersion: UInt32 = 1
+}

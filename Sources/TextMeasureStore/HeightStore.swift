@@ -1,0 +1,407 @@
+import Foundation
+internal import GRDB
+import TextMeasure
+
+/// Heights that outlive the process: a ``MeasurementStore`` in a SQLite file (WAL mode, through GRDB).
+///
+/// ```swift
+/// import TextMeasureStore
+///
+/// let store = HeightStore.openOrWarn(path: "heights.sqlite")          // nil (and one warning) if unusable
+/// let texts = PreparedTextCache(measurer: measurer, store: store)
+/// let m = try texts.measure(body, style: style, width: 343, withLines: false)   // memory, store, measure
+/// store?.flush()                                                        // or let it go: deinit flushes
+/// ```
+///
+/// A stored result is keyed by the fonts' content digests, the style, ``TextMeasurer/layoutVersion``
+/// and the text's SHA-256 (see `StoreKey`); beside the key it keeps height, line count, truncation,
+/// line height, widest line and the layout widths over which they hold, so one row answers every
+/// width inside its range and none outside.
+///
+/// Faults never give a wrong height and never stop the caller: a missing folder, an unreadable,
+/// read-only, foreign or corrupt file makes ``init(path:warn:)`` throw (``openOrWarn(path:warn:)``
+/// turns that into one warning and nil); a read or write that fails later (a full disk, a file
+/// damaged meanwhile) gives one warning and turns the store off for this process, so everything is
+/// measured. A row whose check value does not match its contents reads as a miss. A file written by
+/// another layout version is emptied when opened (its keys could never match anyway). A process
+/// killed while writing leaves the last committed transaction (SQLite's WAL recovery).
+///
+/// Thread safety: every method may be called from any thread. Reads run on GRDB's pool of reader
+/// connections (concurrently with each other and with the writer); writes are queued to one
+/// background writer thread (``StoreWriter``) that commits a transaction per batch. Several processes may
+/// share one file: WAL lets readers and one writer work at once, and a writer waits up to
+/// ``busyTimeout`` seconds for another process's transaction.
+public final class HeightStore: MeasurementStore {
+    /// Counters of one store object, in this process.
+    public struct Statistics: Hashable, Sendable {
+        /// Look-ups answered.
+        public var hits = 0
+        /// Look-ups not answered (nothing stored, or nothing stored for that width).
+        public var misses = 0
+        /// Rows written.
+        public var written = 0
+        /// Rows that could not be written (the store was turned off by a failure).
+        public var dropped = 0
+        /// Rows found damaged (their check value did not match), read as misses.
+        public var damaged = 0
+    }
+
+    /// The file.
+    public let path: String
+    /// Seconds a write waits for another process's transaction before giving up.
+    public static let busyTimeout: Double = 10
+    /// The schema this program writes (`PRAGMA user_version`).
+    static let schemaVersion = 1
+    /// `PRAGMA application_id` of a height store: "TMHS".
+    static let applicationID: Int32 = 0x544D_4853
+
+    let pool: DatabasePool
+    private let writer: StoreWriter
+    private let warn: @Sendable (String) -> Void
+
+    private struct State: Sendable {
+        var statistics = Statistics()
+        var isDisabled = false
+        var hasWarned = false
+        /// Digests of the cascades seen, by their faces (held, so identifiers are never reused).
+        var fontDigests: [[ObjectIdentifier]: (faces: [FontFace], digest: [UInt8])] = [:]
+    }
+
+    private let state: Locked<State>
+
+    /// Opens (or creates) the store at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file. Its folder must exist; the file is created if missing.
+    ///   - warn: Where the one warning about a failure after opening goes (standard error by default).
+    /// - Throws: ``HeightStoreError`` when the file cannot be used: its folder is missing, it cannot be
+    ///   opened for writing, it is not a SQLite database or is damaged, it belongs to another program,
+    ///   or it has a newer schema.
+    /// - Complexity: Opens the file and checks its header; a file of another layout version is emptied.
+    public init(path: String, warn: @escaping @Sendable (String) -> Void = HeightStore.standardError)
+        throws(HeightStoreError) {
+        self.path = path
+        self.warn = warn
+        state = Locked(State())
+        try Self.checkFolder(of: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.maximumReaderCount = 4
+        configuration.label = "textmeasure.height-store"
+        configuration.prepareDatabase { db in
+            // WAL + NORMAL: a committed transaction survives a killed process (not a power cut, which
+            // only loses the last transactions: still never a wrong height).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 32 MiB of pages per connection (the default is 2 MiB): look-ups of a warm batch are
+            // spread over the whole file.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.write { db in try Self.prepareSchema(db, path: path) }
+        } catch let error as HeightStoreError {
+            throw error
+        } catch {
+            throw Self.openingError(error, path: path)
+        }
+        let pool = self.pool
+        let state = self.state
+        writer = StoreWriter { [path, warn] rows in
+            Self.write(rows, to: pool, path: path, state: state, warn: warn)
+        }
+    }
+
+    deinit {
+        writer.close()
+    }
+
+    /// Opens the store at `path`, or prints one warning and returns nil when it cannot be used (the
+    /// caller then measures everything).
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file (created if missing; its folder must exist).
+    ///   - warn: Where warnings go (standard error by default).
+    /// - Returns: The store, or nil.
+    public static func openOrWarn(path: String, warn: @escaping @Sendable (String) -> Void = HeightStore.standardError)
+        -> HeightStore? {
+        do {
+            return try HeightStore(path: path, warn: warn)
+        } catch {
+            warn("height store skipped, measuring everything: \(error)")
+            return nil
+        }
+    }
+
+    /// Writes a warning line to standard error.
+    public static let standardError: @Sendable (String) -> Void = { message in
+        // write(2) on descriptor 2: one call per line, no shared `FILE *`.
+        let line = Array("textmeasure: warning: \(message)\n".utf8)
+        #if canImport(Glibc)
+        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        #else
+        _ = line.withUnsafeBytes { Darwin.write(2, $0.baseAddress, $0.count) }
+        #endif
+    }
+
+    /// Counters so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Whether a failure turned the store off (everything is measured from then on).
+    public var isDisabled: Bool { state.withLock { $0.isDisabled } }
+
+    // MARK: MeasurementStore
+
+    /// The stored measurements for `queries` (see ``MeasurementStore/measurements(for:fonts:)``).
+    ///
+    /// - Parameters:
+    ///   - queries: Texts, styles and widths.
+    ///   - fonts: The cascade; its files are digested the first time this store sees it.
+    /// - Returns: One element per query; nil where nothing stored covers the width, and for every
+    ///   query once the store is turned off.
+    /// - Complexity: One indexed look-up per query, in one read transaction.
+    public func measurements(for queries: [StoreQuery], fonts: FontCascade) -> [StoredMeasurement?] {
+        guard !queries.isEmpty, let digest = fontDigest(fonts) else { return Array(repeating: nil, count: queries.count) }
+        let keys = queries.map { StoreKey.key(for: $0, fonts: digest) }
+        let units = queries.map(\.widthUnits)
+        let found: [StoredMeasurement?]
+        var damaged = 0
+        do {
+            (found, damaged) = try pool.read { db -> ([StoredMeasurement?], Int) in
+                let statement = try db.cachedStatement(sql: """
+                    SELECT low, high, height, line_count, truncated, line_height, widest, check_value
+                    FROM heights WHERE key = ? AND low <= ? ORDER BY low DESC LIMIT 1
+                    """)
+                var results: [StoredMeasurement?] = []
+                results.reserveCapacity(keys.count)
+                var damaged = 0
+                for (key, units) in zip(keys, units) {
+                    guard let units,
+                          let row = try Row.fetchOne(statement, arguments: [Data(key), Int64(units)]) else {
+                        results.append(nil)
+                        continue
+                    }
+                    guard let stored = Self.decode(row, key: key) else {
+                        damaged += 1
+                        results.append(nil)
+                        continue
+                    }
+                    results.append(stored.validWidthUnits.contains(units) ? stored : nil)
+                }
+                return (results, damaged)
+            }
+        } catch {
+            fail("reading failed: \(error)")
+            return Array(repeating: nil, count: queries.count)
+        }
+        let hits = found.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        state.withLock { state in
+            state.statistics.hits += hits
+            state.statistics.misses += found.count - hits
+            state.statistics.damaged += damaged
+        }
+        return found
+    }
+
+    /// Queues measurements to be written by the background writer (see
+    /// ``MeasurementStore/save(_:for:fonts:)``). Returns at once unless the writer's queue is full.
+    ///
+    /// - Parameters:
+    ///   - measurements: What `queries` measured.
+    ///   - queries: The texts, styles and widths.
+    ///   - fonts: The cascade.
+    /// - Complexity: A SHA-256 per query on the caller's thread; the writing elsewhere.
+    public func save(_ measurements: [StoredMeasurement], for queries: [StoreQuery], fonts: FontCascade) {
+        guard !isDisabled, let digest = fontDigest(fonts) else { return }
+        let rows = zip(measurements, queries).map { measurement, query in
+            StoreWriter.Row(key: StoreKey.key(for: query, fonts: digest), measurement: measurement)
+        }
+        writer.enqueue(rows)
+    }
+
+    /// Waits until every measurement saved before this call is written (or dropped).
+    public func flush() {
+        writer.flush()
+    }
+
+    // MARK: Internals
+
+    private func fontDigest(_ fonts: FontCascade) -> [UInt8]? {
+        let identity = fonts.fonts.map(ObjectIdentifier.init)
+        let known = state.withLock { state -> [UInt8]?? in
+            state.isDisabled ? .some(nil) : state.fontDigests[identity].map { .some($0.digest) }
+        }
+        if let known { return known }
+        do {
+            let digest = try cascadeDigest(fonts)
+            state.withLock { $0.fontDigests[identity] = (fonts.fonts, digest) }
+            return digest
+        } catch {
+            fail("\(error)")
+            return nil
+        }
+    }
+
+    /// The cascade's digest: each file's digest from this process, else from the file's `font_files`
+    /// table (same path, device, inode, size and modification time), else read and digested now and
+    /// remembered in both.
+    private func cascadeDigest(_ fonts: FontCascade) throws -> [UInt8] {
+        let states = try fonts.fonts.map { face throws(HeightStoreError) in try FontDigests.state(ofFile: face.path) }
+        var digests = states.map(FontDigests.known)
+        let unknown = digests.indices.filter { digests[$0] == nil }
+        if !unknown.isEmpty {
+            let stored = try pool.read { db in
+                try unknown.map { index -> [UInt8]? in
+                    let s = states[index]
+                    let data = try Data.fetchOne(db, sql: """
+                        SELECT digest FROM font_files WHERE path = ? AND device = ? AND inode = ? AND size = ?
+                            AND modified = ? AND modified_ns = ?
+                        """, arguments: [s.path, s.device, s.inode, s.size, s.modified, s.modifiedNanoseconds])
+                    return data.flatMap { $0.count == 32 ? [UInt8]($0) : nil }
+                }
+            }
+            var computed: [FontDigests.FileState: [UInt8]] = [:]
+            for (index, stored) in zip(unknown, stored) {
+                if let stored {
+                    FontDigests.remember(stored, for: states[index])
+                    digests[index] = stored
+                } else {
+                    let digest = try FontDigests.digest(ofFile: states[index])
+                    computed[states[index]] = digest
+                    digests[index] = digest
+                }
+            }
+            if !computed.isEmpty {
+                try pool.write { db in
+                    for (s, digest) in computed {
+                        try db.execute(sql: "INSERT OR REPLACE INTO font_files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                       arguments: [s.path, s.device, s.inode, s.size, s.modified, s.modifiedNanoseconds,
+                                                   Data(digest)])
+                    }
+                }
+            }
+        }
+        return FontDigests.digest(ofCascade: zip(digests, fonts.fonts).map { ($0 ?? [], $1.faceIndex) })
+    }
+
+    /// Turns the store off, with one warning.
+    private func fail(_ reason: String) {
+        Self.fail(reason, path: path, state: state, warn: warn)
+    }
+
+    private static func fail(_ reason: String, path: String, state: Locked<State>, warn: (String) -> Void) {
+        let first = state.withLock { state -> Bool in
+            state.isDisabled = true
+            defer { state.hasWarned = true }
+            return !state.hasWarned
+        }
+        if first { warn("height store \(path) turned off, measuring everything: \(reason)") }
+    }
+
+    private static func write(_ rows: [StoreWriter.Row], to pool: DatabasePool, path: String, state: Locked<State>,
+                              warn: (String) -> Void) {
+        if state.withLock({ $0.isDisabled }) {
+            state.withLock { $0.statistics.dropped += rows.count }
+            return
+        }
+        do {
+            try pool.write { db in
+                let statement = try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO heights
+                        (key, low, high, height, line_count, truncated, line_height, widest, check_value)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for row in rows {
+                    let m = row.measurement
+                    try statement.execute(arguments: [
+                        Data(row.key), Int64(m.validWidthUnits.lowerBound), Int64(m.validWidthUnits.upperBound),
+                        m.height, Int64(m.lineCount), m.isTruncated ? 1 : 0, m.lineHeight, m.widestLineWidth,
+                        StoreKey.check(key: row.key, m),
+                    ])
+                }
+            }
+            state.withLock { $0.statistics.written += rows.count }
+        } catch {
+            state.withLock { $0.statistics.dropped += rows.count }
+            fail("writing failed: \(error)", path: path, state: state, warn: warn)
+        }
+    }
+
+    /// A row read back, or nil when any column has an unexpected type or the check value differs.
+    private static func decode(_ row: Row, key: [UInt8]) -> StoredMeasurement? {
+        func integer(_ index: Int) -> Int64? { Int64.fromDatabaseValue(row[index] as DatabaseValue) }
+        func real(_ index: Int) -> Double? {
+            let value = row[index] as DatabaseValue
+            guard case .double(let double) = value.storage else { return nil }
+            return double
+        }
+        guard let low = integer(0), let high = integer(1), low >= 0, high >= low,
+              let height = real(2), let lineCount = integer(3), lineCount >= 0, let truncated = integer(4),
+              let lineHeight = real(5), let widest = real(6), let check = integer(7),
+              let lower = Int(exactly: low), let upper = Int(exactly: high), let lines = Int(exactly: lineCount)
+        else { return nil }
+        let stored = StoredMeasurement(height: height, lineCount: lines, isTruncated: truncated != 0,
+                                       lineHeight: lineHeight, widestLineWidth: widest, validWidthUnits: lower..<upper)
+        return StoreKey.check(key: key, stored) == check ? stored : nil
+    }
+
+    private static func checkFolder(of path: String) throws(HeightStoreError) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .directoryNotFound(path: path)
+        }
+    }
+
+    /// Creates the schema in an empty file, checks a file of ours, empties one of another layout version.
+    static func prepareSchema(_ db: Database, path: String) throws {
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let schema = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        if applicationID == 0 && objects == 0 {
+            try db.execute(sql: """
+                CREATE TABLE heights (
+                    key BLOB NOT NULL, low INTEGER NOT NULL, high INTEGER NOT NULL,
+                    height REAL NOT NULL, line_count INTEGER NOT NULL, truncated INTEGER NOT NULL,
+                    line_height REAL NOT NULL, widest REAL NOT NULL, check_value INTEGER NOT NULL,
+                    PRIMARY KEY (key, low)
+                ) WITHOUT ROWID;
+                CREATE TABLE store_info (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+                PRAGMA application_id = \(applicationID == 0 ? Self.applicationID : applicationID);
+                PRAGMA user_version = \(Self.schemaVersion);
+                """)
+            try db.execute(sql: "INSERT INTO store_info VALUES ('layout_version', ?)",
+                           arguments: [Int64(TextMeasurer.layoutVersion)])
+            try createFontFiles(db)
+            return
+        }
+        guard applicationID == Self.applicationID else { throw HeightStoreError.foreign(path: path) }
+        guard schema <= Self.schemaVersion else { throw HeightStoreError.newerSchema(path: path, version: schema) }
+        try createFontFiles(db)
+        let version = try Int64.fetchOne(db, sql: "SELECT value FROM store_info WHERE name = 'layout_version'")
+        if version != Int64(TextMeasurer.layoutVersion) {
+            // Written by another layout: its keys can never match, so its rows are only dead weight.
+            try db.execute(sql: "DELETE FROM heights")
+            try db.execute(sql: "INSERT OR REPLACE INTO store_info VALUES ('layout_version', ?)",
+                           arguments: [Int64(TextMeasurer.layoutVersion)])
+        }
+    }
+
+    /// The digests of font files seen, by path and `stat` identity (see ``FontDigests``).
+    private static func createFontFiles(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS font_files (
+                path TEXT PRIMARY KEY NOT NULL, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+                size INTEGER NOT NULL, modified INTEGER NOT NULL, modified_ns INTEGER NOT NULL, digest BLOB NOT NULL
+            ) WITHOUT ROWID
+            """)
+    }
+
+    static func openingError(_ error: any Error, path: String) -> HeightStoreError {
+        guard let error = error as? DatabaseError else { return .cannotOpen(path: path, reason: "\(error)") }
+        let reason = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, reason: reason)
+        default: return .cannotOpen(path: path, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import TextMeasure
+
+/// The key under which a height is stored: a SHA-256 over everything a measurement depends on except
+/// the width, which is stored beside it as a range of layout units.
+///
+/// Covered: the fonts' content digests (``FontDigests``), the layout version
+/// (``TextMeasure/TextMeasurer/layoutVersion``), the style (size, line height mode and value,
+/// `maxLines`, break rules) and the text's UTF-8 bytes. Stable across processes and machines: no
+/// paths, no addresses, integers little-endian, doubles by their IEEE bits.
+enum StoreKey {
+    /// Tag of this encoding; a change of encoding changes every key.
+    private static let encoding = "textmeasure-height-key-1"
+    /// The break rules: this package has one set (UAX #14 with dictionary breaking, ICU's default
+    /// strictness, overflow breaks between grapheme clusters). A style option that changes them gets
+    /// a number of its own here.
+    private static let defaultBreakRules: UInt8 = 0
+
+    /// The key of `query`'s text and style with fonts of digest `fonts`.
+    ///
+    /// - Parameters:
+    ///   - query: The text and style (its width is not part of the key).
+    ///   - fonts: The cascade's digest (``FontDigests/digest(of:)``).
+    ///   - layoutVersion: The layout version the result is (or would be) made with.
+    /// - Returns: 32 bytes.
+    /// - Complexity: O(*n*) in the text's UTF-8 length.
+    static func key(for query: StoreQuery, fonts: [UInt8],
+                    layoutVersion: UInt32 = TextMeasurer.layoutVersion) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(encoding.utf8)
+        hasher.update(integer: layoutVersion)
+        hasher.update(fonts)
+        let style = query.style
+        hasher.update(integer: style.size.bitPattern)
+        switch style.lineHeight {
+        case .natural:
+            hasher.update(integer: UInt8(0))
+            hasher.update(integer: UInt64(0))
+        case .fixed(let pixels):
+            hasher.update(integer: UInt8(1))
+            hasher.update(integer: pixels.bitPattern)
+        case .multiple(let multiple):
+            hasher.update(integer: UInt8(2))
+            hasher.update(integer: multiple.bitPattern)
+        }
+        hasher.update(integer: Int64(style.maxLines))
+        hasher.update(integer: defaultBreakRules)
+        let text = query.text.text.utf8
+        hasher.update(integer: Int64(text.count))
+        hasher.update(text)
+        return hasher.finalize()
+    }
+
+    /// A check value over a stored row, so that a row damaged on disk (or written by something else)
+    /// reads as a miss, never as a height. FNV-1a, 64 bits.
+    static func check(key: [UInt8], _ value: StoredMeasurement) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        func mix(_ integer: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: integer >> UInt64(shift))) }
+        }
+        for byte in key { mix(byte) }
+        mix(UInt64(bitPattern: Int64(value.validWidthUnits.lowerBound)))
+        mix(UInt64(bitPattern: Int64(value.validWidthUnits.upperBound)))
+        mix(value.height.bitPattern)
+        mix(UInt64(bitPattern: Int64(value.lineCount)))
+        mix(value.isTruncated ? UInt64(1) : 0)
+        mix(value.lineHeight.bitPattern)
+        mix(value.widestLineWidth.bitPattern)
+        return Int64(bitPattern: hash)
+    }
+}

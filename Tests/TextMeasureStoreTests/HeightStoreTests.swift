@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import Testing
+import HeightCache
+import TextMeasure
+@testable import TextMeasureStore
+
+@Suite("HeightStore: round trip, ranges, keys")
+struct HeightStoreTests {
+    let measurer = StoreFixtures.measurer
+
+    @Test func roundTripAcrossStoreObjects() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let queries = try StoreFixtures.fill(path, count: 40)
+        let reopened = try HeightStore(path: path)
+        let stored = reopened.measurements(for: queries, fonts: measurer.cascade)
+        for (query, stored) in zip(queries, stored) {
+            let fresh = try measurer.prepare(query.text.text, style: query.style).layout(width: query.width, withLines: false)
+            #expect(stored?.measurement == fresh)
+        }
+        #expect(reopened.statistics.hits == queries.count)
+    }
+
+    @Test func reusedInsideTheValidRangeNeverOutside() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let store = try HeightStore(path: path)
+        let text = "The quick brown fox jumps over the lazy dog, again and again and again."
+        let style = TextStyle(size: 17)
+        let prepared = try measurer.prepare(text, style: style)
+        let measured = try prepared.layout(width: 200, withLines: false)
+        let saved = StoredMeasurement(measured)
+        store.save([saved], for: [StoreQuery(text: TextKey(text), style: style, width: 200)], fonts: measurer.cascade)
+        store.flush()
+        let units = saved.validWidthUnits
+        #expect(units.upperBound != Int.max)
+        func lookUp(units: Int) -> StoredMeasurement? {
+            store.measurements(for: [StoreQuery(text: TextKey(text), style: style, width: Double(units) / 1024)],
+                               fonts: measurer.cascade)[0]
+        }
+        for inside in [units.lowerBound, (units.lowerBound + units.upperBound) / 2, units.upperBound - 1] {
+            let hit = lookUp(units: inside)
+            #expect(hit == saved)
+            let fresh = try prepared.layout(width: Double(inside) / 1024, withLines: false)
+            #expect(hit?.measurement.height == fresh.height && hit?.measurement.lineCount == fresh.lineCount)
+        }
+        #expect(lookUp(units: units.lowerBound - 1) == nil)
+        #expect(lookUp(units: units.upperBound) == nil)
+        #expect(lookUp(units: units.upperBound + 5_000) == nil)
+    }
+
+    @Test func keySensitivity() throws {
+        let folder = StoreFixtures.folder()
+        let path = folder + "/heights.sqlite"
+        let store = try HeightStore(path: path)
+        let fonts = StoreFixtures.root + "/Fonts/"
+        // The same content at another path is the same font; other content is another font.
+        try FileManager.default.copyItem(atPath: fonts + "NotoSans-Regular.ttf", toPath: folder + "/Copy.ttf")
+        let original = try TextMeasurer(fontFiles: [fonts + "NotoSans-Regular.ttf"])
+        let copy = try TextMeasurer(fontFiles: [folder + "/Copy.ttf"])
+        let other = try TextMeasurer(fontFiles: [fonts + "NotoSansMath-Regular.ttf"])
+        let query = StoreQuery(text: TextKey("Hello, world"), style: TextStyle(size: 15), width: 300)
+        let measured = try original.prepare("Hello, world", style: query.style).layout(width: 300, withLines: false)
+        store.save([StoredMeasurement(measured)], for: [query], fonts: original.cascade)
+        store.flush()
+        #expect(store.measurements(for: [query], fonts: original.cascade)[0] != nil)
+        #expect(store.measurements(for: [query], fonts: copy.cascade)[0] != nil)
+        #expect(store.measurements(for: [query], fonts: other.cascade)[0] == nil)
+        var variants: [StoreQuery] = []
+        for style in [TextStyle(size: 15.5), TextStyle(size: 15, maxLines: 1), TextStyle(size: 15, lineHeight: .fixed(20)),
+                      TextStyle(size: 15, lineHeight: .multiple(1.2))] {
+            variants.append(StoreQuery(text: query.text, style: style, width: 300))
+        }
+        variants.append(StoreQuery(text: TextKey("Hello, world!"), style: query.style, width: 300))
+        #expect(store.measurements(for: variants, fonts: original.cascade).allSatisfy { $0 == nil })
+        // Another layout version is another key.
+        let digest = try FontDigests.digest(of: original.cascade)
+        #expect(StoreKey.key(for: query, fonts: digest) != StoreKey.key(for: query, fonts: digest,
+                                                                           layoutVersion: TextMeasurer.layoutVersion + 1))
+    }
+
+    @Test func anotherLayoutVersionIsEmptiedOnOpen() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let queries = try StoreFixtures.fill(path, count: 10)
+        let queue = try StoreFixtures.openDirectly(path)
+        try queue.write { db in try db.execute(sql: "UPDATE store_info SET value = 9999 WHERE name = 'layout_version'") }
+        try queue.close()
+        let store = try HeightStore(path: path)
+        #expect(try store.fileStatistics().entries == 0)
+        #expect(try store.fileStatistics().layoutVersion == Int(TextMeasurer.layoutVersion))
+        #expect(store.measurements(for: queries, fonts: measurer.cascade).allSatisfy { $0 == nil })
+    }
+
+    @Test func aDamagedRowReadsAsAMiss() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let queries = try StoreFixtures.fill(path, count: 5)
+        let queue = try StoreFixtures.openDirectly(path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE heights SET height = height + 1")
+        }
+        try queue.close()
+        let store = try HeightStore(path: path)
+        #expect(store.measurements(for: queries, fonts: measurer.cascade).allSatisfy { $0 == nil })
+        #expect(store.statistics.damaged == queries.count)
+    }
+
+    @Test func heightCacheUsesTheStore() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let layout = RowLayout<String>(insets: RowInsets(top: 4, leading: 8, bottom: 4, trailing: 8),
+                                       elements: [.text(\.self, style: TextStyle(size: 17))])
+        let texts = StoreFixtures.texts(20)
+        let first: [Double]
+        do {
+            let store = try HeightStore(path: path)
+            let cache = try HeightCache(layout: layout, measurer: measurer, store: store)
+            first = texts.map { cache.height(for: $0, width: 320) }
+            store.flush()
+        }
+        let store = try HeightStore(path: path)
+        let cache = try HeightCache(layout: layout, measurer: measurer, store: store)
+        #expect(texts.map { cache.height(for: $0, width: 320) } == first)
+        #expect(store.statistics.hits == texts.count)
+    }
+}
