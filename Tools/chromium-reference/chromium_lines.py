@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""Line counts from headless Chromium, the browser reference (Python 3 standard library only).
+
+Drives Debian's `chromium` over the DevTools protocol on a pipe (`--remote-debugging-pipe`: JSON
+messages separated by NUL bytes on file descriptors 3 and 4), so no websocket client and no npm
+packages are needed. A tiny local HTTP server on 127.0.0.1 serves the page and the bundled font files;
+the page declares one `@font-face` family per font file (F0 … F9, in the package's cascade order,
+`BundledFonts.fileNames`) and lays every text out in an element styled like a browser text view:
+
+    white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; line-break: auto;
+    font-family: "F0", …, "F9"; font-size: Spx; line-height: 100px; width: Wpx;
+    font-synthesis: none; font-kerning / ligatures / text-rendering left at their defaults; no lang.
+
+With a fixed line-height every line box is exactly 100 px tall, so lines = round(height / 100). The
+count is cross-checked against the number of distinct line positions of Range.getClientRects().
+
+Commands:
+  fixtures [--out DIR]       write DIR/multilingual.tsv and DIR/forced-breaks.tsv
+                             (default DIR: Tests/Fixtures/chromium)
+  verify-fonts               CSS.getPlatformFontsForNode for every corpus text: every glyph must come
+                             from a bundled (web) font
+  probe SIZE WIDTH TEXT...   print the lines Chromium makes of TEXT (escapes \\n \\t \\uXXXX allowed),
+                             with each line's width; for experiments
+  widths SIZE TEXT...        print the unwrapped advance width of each TEXT (exact, from a Range)
+
+Options: --chromium PATH (default: chromium), --lang TAG (sets lang on the measured element;
+default: none), --css 'extra: declarations;' (appended to the measured element's style, for
+experiments).
+"""
+
+import argparse
+import datetime
+import fcntl
+import http.server
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# BundledFonts.fileNames (Sources/TextMeasure/Fonts/FontCascade.swift), in cascade order.
+FONT_FILES = [
+    "NotoSans-Regular.ttf",
+    "NotoSansArabic-Regular.ttf",
+    "NotoSansHebrew-Regular.ttf",
+    "NotoSansThai-Regular.ttf",
+    "NotoSansDevanagari-Regular.ttf",
+    "DroidSansFallbackFull.ttf",
+    "NanumGothic.ttf",
+    "NotoSansMath-Regular.ttf",
+    "NotoSansSymbols2-Regular.ttf",
+    "NotoColorEmoji.ttf",
+]
+
+# The grids of the Pango differential tests (PangoDifferentialTests, ForcedBreakPangoTests).
+GRIDS = {
+    "multilingual": ([11, 13, 15.5, 17, 24], [12, 37, 64, 100, 150, 180, 213.5, 240, 320, 375, 480, 1000]),
+    "forced-breaks": ([11, 13, 17, 24, 28], [8, 12, 16, 20, 24, 28, 34, 40, 48, 64, 80, 100]),
+}
+
+MEASURED_CSS = (
+    "white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; line-break: auto; "
+    "line-height: 100px; font-synthesis: none; "
+    "position: absolute; left: 0; top: 0; margin: 0; padding: 0; border: 0; box-sizing: content-box;"
+)
+
+
+def unescape(line):
+    """Corpus.unescape (Tests/TestSupport/Corpus.swift): \\n \\r \\t \\uXXXX, backslash + other = other."""
+    out, i, n = [], 0, len(line)
+    while i < n:
+        c = line[i]
+        i += 1
+        if c != "\\" or i >= n:
+            out.append(c)
+            continue
+        d = line[i]
+        i += 1
+        if d == "n":
+            out.append("\n")
+        elif d == "r":
+            out.append("\r")
+        elif d == "t":
+            out.append("\t")
+        elif d == "u":
+            h = line[i:i + 4]
+            if len(h) == 4 and re.fullmatch(r"[0-9A-Fa-f]{4}", h):
+                v = int(h, 16)
+                if 0xD800 <= v <= 0xDFFF:  # not a scalar: stays as written
+                    out.append("\\u")
+                else:
+                    out.append(chr(v))
+                    i += 4
+            else:
+                out.append("\\u")
+        else:
+            out.append(d)
+    return "".join(out)
+
+
+def load_corpus(name):
+    path = os.path.join(ROOT, "Tests", "Corpus", name + ".txt")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    # (1-based line number, text); empty lines are skipped, as Corpus.load does.
+    return [(i + 1, unescape(l)) for i, l in enumerate(lines) if l != ""]
+
+
+def page_html(lang=None, extra_css=""):
+    faces = "\n".join(
+        f'@font-face {{ font-family: "F{i}"; src: url("/fonts/{f}"); font-display: block; }}'
+        for i, f in enumerate(FONT_FILES))
+    families = ", ".join(f'"F{i}"' for i in range(len(FONT_FILES)))
+    lang_attr = f' lang="{lang}"' if lang else ""
+    return f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><style>
+{faces}
+html, body {{ margin: 0; padding: 0; font-family: {families}; }}
+.m {{ font-family: {families}; {MEASURED_CSS} {extra_css} }}
+</style></head>
+<body><div id="m" class="m"{lang_attr}></div><div id="all"></div>
+<script>
+{PAGE_JS}
+</script></body></html>
+"""
+
+
+PAGE_JS = r"""
+async function loadFonts() {
+  const faces = [];
+  document.fonts.forEach(f => faces.push(f));
+  const loaded = await Promise.all(faces.map(f => f.load().then(() => f.family + ':' + f.status,
+                                                              e => f.family + ':error ' + e)));
+  await document.fonts.ready;
+  return loaded;
+}
+
+// Lines of the text node inside el: distinct line indexes (line-height 100px) of its client rects.
+function rectLines(el) {
+  const node = el.firstChild;
+  if (!node) return 0;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const top = el.getBoundingClientRect().top;
+  const seen = new Set();
+  for (const r of range.getClientRects()) seen.add(Math.floor((r.top + r.height / 2 - top) / 100));
+  return seen.size;
+}
+
+// For every text and every width at one size: [lines from height, lines from rects].
+function measureAll(texts, size, widths) {
+  const el = document.getElementById('m');
+  el.style.fontSize = size + 'px';
+  const out = [];
+  for (const t of texts) {
+    el.textContent = t;
+    const row = [];
+    for (const w of widths) {
+      el.style.width = w + 'px';
+      const h = el.getBoundingClientRect().height;
+      row.push([Math.round(h / 100), h, rectLines(el)]);
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+// The lines Chromium makes: for each UTF-16 offset the line it lands on, then joined texts.
+function probe(text, size, width) {
+  const el = document.getElementById('m');
+  el.style.fontSize = size + 'px';
+  el.style.width = width + 'px';
+  el.textContent = text;
+  const node = el.firstChild;
+  const top = el.getBoundingClientRect().top;
+  const height = el.getBoundingClientRect().height;
+  const lines = [];
+  const range = document.createRange();
+  for (let i = 0; i < text.length; i++) {
+    let j = i + 1;
+    if (text.charCodeAt(i) >= 0xD800 && text.charCodeAt(i) < 0xDC00) j = i + 2;
+    range.setStart(node, i); range.setEnd(node, j);
+    const rects = Array.from(range.getClientRects()).filter(r => r.width > 0 || r.height > 0);
+    let line = rects.length ? Math.floor((rects[rects.length - 1].top + rects[rects.length - 1].height / 2 - top) / 100) : -1;
+    if (line < 0 && lines.length) line = lines.length - 1;
+    if (line < 0) line = 0;
+    while (lines.length <= line) lines.push({text: '', left: Infinity, right: -Infinity});
+    lines[line].text += text.slice(i, j);
+    for (const r of rects) { lines[line].left = Math.min(lines[line].left, r.left); lines[line].right = Math.max(lines[line].right, r.right); }
+    i = j - 1;
+  }
+  return {height, lines: lines.map(l => ({text: l.text, width: l.right - l.left}))};
+}
+
+// Unwrapped advance width of a text (a span with white-space: pre).
+function advance(text, size) {
+  const s = document.createElement('span');
+  s.style.cssText = 'white-space: pre; font-synthesis: none; font-size:' + size + 'px';
+  s.textContent = text;
+  document.body.appendChild(s);
+  const w = s.getBoundingClientRect().width;
+  s.remove();
+  return w;
+}
+
+// One div per text, for CSS.getPlatformFontsForNode.
+function fillAll(texts, size, width) {
+  const all = document.getElementById('all');
+  all.textContent = '';
+  texts.forEach((t, i) => {
+    const d = document.createElement('div');
+    d.className = 'm'; d.id = 't' + i;
+    d.style.position = 'static'; d.style.fontSize = size + 'px'; d.style.width = width + 'px';
+    d.textContent = t;
+    all.appendChild(d);
+  });
+  return texts.length;
+}
+"""
+
+
+# Microsoft VTT's private source tables. Chromium's OpenType Sanitizer rejects NanumGothic.ttf as a web
+# font because of them ("OTS parsing error: TSI3: zero-length table"); they hold hinting sources only
+# (no metrics, no glyphs, no layout), so the copy served to Chromium leaves them out.
+VTT_TABLES = {b"TSI0", b"TSI1", b"TSI2", b"TSI3", b"TSI5"}
+
+
+def web_font_bytes(data):
+    """The font file as served to Chromium: without VTT tables, if it has any (else unchanged)."""
+    num_tables = struct.unpack(">H", data[4:6])[0]
+    records = [struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i]) for i in range(num_tables)]
+    kept = [r for r in records if r[0] not in VTT_TABLES]
+    if len(kept) == len(records):
+        return data
+    n = len(kept)
+    entry_selector = n.bit_length() - 1
+    search_range = 16 << entry_selector
+    header = data[:4] + struct.pack(">HHHH", n, search_range, entry_selector, n * 16 - search_range)
+    offset = 12 + 16 * n
+    directory, body = b"", b""
+    head_offset = None
+    for tag, checksum, table_offset, length in sorted(kept):
+        table = data[table_offset:table_offset + length]
+        if tag == b"head":
+            head_offset = offset
+            table = table[:8] + b"\0\0\0\0" + table[12:]
+        directory += struct.pack(">4sIII", tag, checksum, offset, length)
+        padded = table + b"\0" * (-len(table) % 4)
+        body += padded
+        offset += len(padded)
+    out = bytearray(header + directory + body)
+    if head_offset is not None:  # checkSumAdjustment = 0xB1B0AFBA - checksum of the whole file
+        total = sum(struct.unpack(f">{len(out) // 4}I", bytes(out))) & 0xFFFFFFFF
+        out[head_offset + 8:head_offset + 12] = struct.pack(">I", (0xB1B0AFBA - total) & 0xFFFFFFFF)
+    return bytes(out)
+
+
+class PageServer:
+    """Serves /page.html and /fonts/<bundled font file> on 127.0.0.1 (a random port)."""
+
+    def __init__(self, html, fonts_dir):
+        files = {"/page.html": ("text/html; charset=utf-8", html.encode("utf-8"))}
+        for f in FONT_FILES:
+            with open(os.path.join(fonts_dir, f), "rb") as fh:
+                files["/fonts/" + f] = ("font/ttf", web_font_bytes(fh.read()))
+        self.requests = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                outer.requests.append(self.path)
+                entry = files.get(self.path)
+                if entry is None:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", entry[0])
+                self.send_header("Content-Length", str(len(entry[1])))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(entry[1])
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def close(self):
+        self.httpd.shutdown()
+
+
+class Chromium:
+    """A headless Chromium driven over --remote-debugging-pipe, attached to one page."""
+
+    def __init__(self, executable="chromium", system_fonts=False):
+        self.profile = tempfile.TemporaryDirectory(prefix="chromium-lines-")
+        env = dict(os.environ)
+        if not system_fonts:
+            # A fontconfig configuration without font folders: Chromium's system fallback finds no
+            # font at all, so every glyph comes from the bundled web fonts.
+            config = os.path.join(self.profile.name, "fonts.conf")
+            with open(config, "w") as f:
+                f.write('<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+                        f'<fontconfig><include ignore_missing="yes">/etc/fonts/conf.d</include><cachedir>{self.profile.name}/fontconfig</cachedir></fontconfig>\n')
+            env["FONTCONFIG_FILE"] = config
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+        args = [
+            executable, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+            "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-sync",
+            "--disable-background-networking", "--disable-component-update", "--mute-audio",
+            "--renderer-process-limit=1", "--force-device-scale-factor=1", "--hide-scrollbars",
+            "--disable-features=Translate,MediaRouter,OptimizationHints",
+            "--user-data-dir=" + self.profile.name, "about:blank",
+        ]
+
+        def child_fds():  # the pipe ends chromium expects: it reads fd 3 and writes fd 4
+            high_r = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10)
+            high_w = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
+
+        self.process = subprocess.Popen(args, preexec_fn=child_fds, env=env,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, close_fds=False)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.next_id = 0
+        self.buffer = b""
+        self.session = None
+        self.events = []
+        targets = self.call("Target.getTargets")["targetInfos"]
+        page = next(t for t in targets if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        self.version = self.call("Browser.getVersion", _browser=True)["product"]
+
+    def _read_message(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the DevTools pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, _browser=False, **params):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params}
+        if self.session and not _browser:
+            message["sessionId"] = self.session
+        data = json.dumps(message).encode("utf-8") + b"\0"
+        while data:
+            data = data[os.write(self.to_chrome, data):]
+        while True:
+            reply = self._read_message()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+            self.events.append(reply)
+
+    def wait_event(self, name):
+        while True:
+            for i, e in enumerate(self.events):
+                if e.get("method") == name:
+                    return self.events.pop(i)
+            self.events.append(self._read_message())
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"page error: {json.dumps(result['exceptionDetails'])[:2000]}")
+        return result["result"].get("value")
+
+    def open(self, url):
+        self.call("Page.enable")
+        self.call("Page.navigate", url=url)
+        self.wait_event("Page.loadEventFired")
+
+    def close(self):
+        try:
+            self.call("Browser.close", _browser=True)
+        except Exception:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.to_chrome)
+        os.close(self.from_chrome)
+        self.profile.cleanup()
+
+
+class Session:
+    """Chromium + page server + the page loaded with its fonts."""
+
+    def __init__(self, executable="chromium", lang=None, extra_css="", system_fonts=False):
+        self.server = PageServer(page_html(lang, extra_css), os.path.join(ROOT, "Fonts"))
+        self.browser = Chromium(executable, system_fonts)
+        self.browser.open(self.server.url("/page.html"))
+        statuses = self.browser.evaluate("loadFonts()")
+        bad = [s for s in statuses if not s.endswith(":loaded")]
+        if bad or len(statuses) != len(FONT_FILES):
+            raise RuntimeError(f"fonts did not load: {statuses}")
+        self.version = self.browser.version
+
+    def evaluate(self, expression):
+        return self.browser.evaluate(expression)
+
+    def call(self, name, *args):
+        return self.evaluate(f"{name}(...{json.dumps(list(args))})")
+
+    def close(self):
+        self.browser.close()
+        self.server.close()
+
+
+def tsv_escape(text):
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+
+
+def write_fixtures(session, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    today = datetime.date.today().isoformat()
+    for name, (sizes, widths) in GRIDS.items():
+        corpus = load_corpus(name)
+        texts = [t for _, t in corpus]
+        rows = []
+        mismatches = 0
+        for size in sizes:
+            result = session.call("measureAll", texts, size, widths)
+            for (line_no, _), row in zip(corpus, result):
+                for width, (lines, height, rect_lines) in zip(widths, row):
+                    if abs(height - lines * 100) > 0.01 or (rect_lines != lines and rect_lines != 0):
+                        mismatches += 1
+                        print(f"note: {name}:{line_no} size {size} width {width}: height {height}, "
+                              f"rect lines {rect_lines}", file=sys.stderr)
+                    rows.append((line_no, size, width, lines))
+        rows.sort(key=lambda r: (r[0], r[1], r[2]))
+        path = os.path.join(out_dir, name + ".tsv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"# Chromium line counts for Tests/Corpus/{name}.txt; {session.version}; generated {today}\n")
+            f.write("# by Tools/chromium-reference/chromium_lines.py fixtures (see its README for the CSS)\n")
+            f.write("line\tsize\twidth\tlineCount\n")
+            for line_no, size, width, lines in rows:
+                f.write(f"{line_no}\t{fmt(size)}\t{fmt(width)}\t{lines}\n")
+        print(f"{path}: {len(rows)} rows, {mismatches} height/rect disagreements", file=sys.stderr)
+
+
+def fmt(x):
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def verify_fonts(session):
+    b = session.browser
+    b.call("DOM.enable")
+    b.call("CSS.enable")
+    ok = True
+    summary = {}
+    for name in GRIDS:
+        corpus = load_corpus(name)
+        texts = [t for _, t in corpus]
+        session.call("fillAll", texts, 15.5, 1000)
+        session.evaluate("document.body.offsetHeight")  # lay out before asking which fonts were used
+        root = b.call("DOM.getDocument", depth=0)["root"]["nodeId"]
+        for i, (line_no, text) in enumerate(corpus):
+            node = b.call("DOM.querySelector", nodeId=root, selector=f"#t{i}")["nodeId"]
+            fonts = b.call("CSS.getPlatformFontsForNode", nodeId=node)["fonts"]
+            for font in fonts:
+                key = (font["familyName"], font.get("postScriptName", ""), font["isCustomFont"])
+                summary[key] = summary.get(key, 0) + font["glyphCount"]
+                if not font["isCustomFont"]:
+                    ok = False
+                    print(f"SYSTEM FONT {font} in {name}:{line_no} {tsv_escape(text)[:80]}")
+    for (family, ps, custom), glyphs in sorted(summary.items(), key=lambda kv: -kv[1]):
+        print(f"{glyphs:8d} glyphs  {'web font' if custom else 'SYSTEM  '}  {family} ({ps})")
+    print("only bundled fonts" if ok else "SOME GLYPHS CAME FROM SYSTEM FONTS")
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chromium", default="chromium")
+    parser.add_argument("--lang")
+    parser.add_argument("--css", default="")
+    parser.add_argument("--system-fonts", action="store_true",
+                        help="let Chromium fall back to the system's fonts (default: an empty fontconfig)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("fixtures")
+    p.add_argument("--out", default=os.path.join(ROOT, "Tests", "Fixtures", "chromium"))
+    sub.add_parser("verify-fonts")
+    p = sub.add_parser("probe")
+    p.add_argument("size", type=float)
+    p.add_argument("width", type=float)
+    p.add_argument("texts", nargs="+")
+    p = sub.add_parser("widths")
+    p.add_argument("size", type=float)
+    p.add_argument("texts", nargs="+")
+    args = parser.parse_args()
+
+    session = Session(args.chromium, args.lang, args.css, args.system_fonts)
+    try:
+        print(f"# {session.version}", file=sys.stderr)
+        if args.command == "fixtures":
+            write_fixtures(session, args.out)
+        elif args.command == "verify-fonts":
+            sys.exit(0 if verify_fonts(session) else 1)
+        elif args.command == "probe":
+            for text in args.texts:
+                text = unescape(text)
+                r = session.call("probe", text, args.size, args.width)
+                print(f"size {fmt(args.size)} width {fmt(args.width)}: {round(r['height'] / 100)} lines")
+                for line in r["lines"]:
+                    print(f"  {line['width']:10.4f}  {json.dumps(line['text'], ensure_ascii=False)}")
+        elif args.command == "widths":
+            for text in args.texts:
+                text = unescape(text)
+                print(f"{session.call('advance', text, args.size):12.5f}  {json.dumps(text, ensure_ascii=False)}")
+    finally:
+        session.close()
+
+
+if __name__ == "__main__":
+    main()
