@@ -12,7 +12,8 @@ import TextMeasure
 /// - the width as a red vertical guide (text that fits inks nothing right of it; only a cluster wider
 ///   than a line, which no break can split, overflows it);
 /// - the measured height as a dark bracket in the left margin and a dashed line across at its bottom;
-/// - a caption under the text area, "3 lines × 23.157 px = 69.471 px", with the same fonts at 12 px.
+/// - a caption under the text area, "3 lines × 23.157 px = 69.471 px", with the same fonts at 12 px
+///   (shortened to "3 lines, 69.471 px" or "69.471 px" when the picture is too narrow for it).
 ///
 /// The numbers are also in the PNG's text chunks (see ``metadata``).
 package struct TextPicture {
@@ -81,9 +82,13 @@ package struct TextPicture {
             let top = Int(geometry.y(-PictureGeometry.margin / 2).rounded())
             let bottom = Int(geometry.y(measurement.height + PictureGeometry.margin / 2).rounded())
             canvas.fill(x0: geometry.guideColumn, y0: top, x1: geometry.guideColumn + thin, y1: bottom, color: guideColor)
-            let caption = try measurer.glyphLayout(of: Self.caption(for: measurement),
-                                                   style: TextStyle(size: captionSize), width: 1_000_000)
-            if let line = caption.lines.first {
+            // The longest caption that fits between the text area's left edge and the picture's right.
+            var caption: GlyphLayout?
+            for text in captions(for: measurement) {
+                caption = try measurer.glyphLayout(of: text, style: TextStyle(size: captionSize), width: 1_000_000)
+                if let line = caption?.lines.first, line.width <= width + PictureGeometry.margin { break }
+            }
+            if let caption, let line = caption.lines.first {
                 let baseline = geometry.y(measurement.height + PictureGeometry.margin * 0.75 + caption.baselineOffset)
                 try draw(line, x: geometry.x(0), baseline: baseline.rounded(), scale: scale, color: captionColor,
                          with: rasterizer, on: &canvas)
@@ -106,6 +111,12 @@ package struct TextPicture {
         let lines = measurement.lineCount == 1 ? "1 line" : "\(measurement.lineCount) lines"
         return "\(lines) × \(format(measurement.lineHeight)) px = \(format(measurement.height)) px"
             + (measurement.isTruncated ? " (truncated by --max-lines)" : "")
+    }
+
+    /// The caption and shorter forms of it for narrow pictures, longest first.
+    static func captions(for measurement: TextMeasurement) -> [String] {
+        let lines = measurement.lineCount == 1 ? "1 line" : "\(measurement.lineCount) lines"
+        return [caption(for: measurement), "\(lines), \(format(measurement.height)) px", "\(format(measurement.height)) px"]
     }
 
     /// The PNG text chunks: `Software`, `Description` (the text), and under `textmeasure:` the width,

@@ -64,6 +64,13 @@ struct RenderTests {
         }
     }
 
+    @Test func tabsAdvanceToTheMeasuredTabStops() throws {
+        let layout = try Self.measurer.glyphLayout(of: "a\tb\tlonger words\tc", style: Self.style, width: 1000)
+        let line = try #require(layout.lines.first)
+        #expect(layout.lines.count == 1)
+        #expect(abs(line.drawnWidth - line.width) < 0.01, "\(line.drawnWidth) vs \(line.width)")
+    }
+
     @Test(arguments: RenderSample.all)
     func inkStaysInsideEveryLineBoxAndLeftOfTheWidth(sample: RenderSample) throws {
         for scale in [1.0, 2.0] {

@@ -8,17 +8,21 @@ import CUnicodeBreak
 /// Per line it cuts the visible text into pieces of one run and one level, shapes each with the
 /// paragraph as context (so joining scripts keep their joined forms at a line's edges), and orders
 /// the pieces visually (rule L2: from the highest level down to the lowest odd one, every sequence at
-/// that level or above is reversed).
+/// that level or above is reversed). A tab is a piece of its own that advances to the next tab stop, as
+/// in the measurement (exact in left-to-right paragraphs, where visual and logical positions agree).
 struct LineShaper {
     let itemizer: Itemizer
     let faces: [FontFace]
     let size: Double
+    /// The distance between tab stops, in 1/1024 px, as the preparation computes it.
+    let tabStop: Int
 
     /// A piece of a line: bytes of one run at one level, in the paragraph.
     private struct Piece {
         var range: Range<Int>
         var run: Run
         var level: UInt8
+        var isTab = false
     }
 
     /// The glyph lines for `lines` (a measurement of `text`); `fonts` are the cascade's at the size.
@@ -93,10 +97,12 @@ struct LineShaper {
                 let end = i + 1 < clusters.count ? clusters[i + 1].start : bytes.count
                 while runs[runIndex].end <= cluster.start { runIndex += 1 }
                 let level = levels[cluster.start]
-                if let previous = pieces.last, previous.level == level, previous.run.start == runs[runIndex].start {
+                let isTab = bytes[cluster.start] == 0x09
+                if let previous = pieces.last, previous.level == level, previous.run.start == runs[runIndex].start,
+                   !previous.isTab && !isTab {
                     pieces[pieces.count - 1].range = previous.range.lowerBound..<end
                 } else {
-                    pieces.append(Piece(range: cluster.start..<end, run: runs[runIndex], level: level))
+                    pieces.append(Piece(range: cluster.start..<end, run: runs[runIndex], level: level, isTab: isTab))
                 }
             }
             Self.reorderVisually(&pieces)
@@ -136,6 +142,11 @@ struct LineShaper {
     /// moves past them.
     private func shape(_ piece: Piece, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer,
                        buffer: OpaquePointer, x: inout Int) -> GlyphRun {
+        if piece.isTab, tabStop > 0 {
+            // The first stop at least an eighth of a stop (a space) on, as `LineBreaker` counts it.
+            x = (x + tabStop / 8 + tabStop - 1) / tabStop * tabStop
+            return GlyphRun(face: faces[piece.run.font], size: size, level: piece.level, glyphs: [])
+        }
         hb_buffer_clear_contents(buffer)
         var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
         if piece.run.startsInsideGrapheme && piece.range.lowerBound == piece.run.start {

@@ -19,7 +19,7 @@ extension TextMeasurer {
         // A selector of its own (the measurer's is private to it): built from the same cascade, it
         // chooses the same fonts. Drawing is rare enough that its few milliseconds do not matter.
         let shaper = LineShaper(itemizer: Itemizer(selector: FontSelector(cascade: cascade)), faces: cascade.fonts,
-                                size: style.size)
+                                size: style.size, tabStop: Preparer.tabStop(fonts))
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text, measurement.lines, fonts: fonts.map(\.handle))
         }
