@@ -16,7 +16,10 @@ import TextMeasure
 ///   (shortened to "3 lines, 69.471 px" or "69.471 px" when the picture is too narrow for it).
 ///
 /// The numbers are also in the PNG's text chunks (see ``metadata``).
-package struct TextPicture {
+///
+/// Thread safety: an immutable value of `Sendable` parts. Each ``render(_:style:width:scale:measurer:decorations:)``
+/// uses a FreeType rasterizer of its own, so any number of pictures can be drawn at once.
+package struct TextPicture: Sendable {
     /// The measured lines and their glyphs.
     package let layout: GlyphLayout
     /// Sizes and positions.
@@ -49,10 +52,13 @@ package struct TextPicture {
     package static func render(_ text: String, style: TextStyle, width: Double, scale: Double,
                                measurer: TextMeasurer, decorations: Bool = true) throws -> TextPicture {
         guard scale > 0 && scale.isFinite else { throw RenderError("the scale must be a positive number") }
+        // The size is checked before any line is shaped for drawing: a long text at a narrow width is
+        // refused after measuring alone (measuring again below costs little: the words are cached).
+        let height = try measurer.measure(text, style: style, width: width).height
+        try PictureGeometry(width: width, height: height, scale: scale).checkSize()
         let layout = try measurer.glyphLayout(of: text, style: style, width: width)
         let measurement = layout.measurement
         let geometry = PictureGeometry(width: width, height: measurement.height, scale: scale)
-        try geometry.checkSize()
         var canvas = Canvas(width: geometry.pixelWidth, height: geometry.pixelHeight)
         let rasterizer = try GlyphRasterizer()
         let thin = max(1, Int(scale.rounded()))
