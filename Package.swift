@@ -39,6 +39,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icuuc")]
         ),
         .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
+        // libpng from the system (Debian: libpng-dev), for `textmeasure render`'s pictures.
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // Drawing measured text (FreeType rasterizing, PNG through libpng) for `textmeasure render`.
+        // Not a product: its types are `package`, and `import TextMeasure` never loads it.
+        .target(name: "TextMeasureRender", dependencies: ["TextMeasure", "CFreeType", "CPNG"]),
         .target(name: "HeightCache", dependencies: ["TextMeasure"]),
         // The persistent store behind TextMeasure's `MeasurementStore` seam.
         .target(name: "TextMeasureStore", dependencies: [
@@ -52,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "TextMeasureCLI",
             dependencies: [
-                "TextMeasure", "TextMeasureBatch", "TextMeasureStore", "CSched",
+                "TextMeasure", "TextMeasureBatch", "TextMeasureStore", "TextMeasureRender", "CSched",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,6 +101,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "RenderTests", dependencies: ["TextMeasureRender", "TextMeasure", "TestSupport"]),
         .testTarget(name: "TextMeasureBatchTests", dependencies: ["TextMeasureBatch", "TextMeasure", "TestSupport"]),
         // libFuzzer targets (see Fuzz/README.md). A normal build compiles their replay drivers, which
         // run saved inputs through the same checks; `Fuzz/run` builds them with -DFUZZING for libFuzzer.

@@ -10,7 +10,8 @@ struct TextMeasureCommand: ParsableCommand {
             Uses the bundled fonts unless --font is given (first = primary, rest = fallbacks in order; \
             PATH#N picks face N of a .ttc collection). Sizes and widths are pixels.
             """,
-        subcommands: [MeasureCommand.self, BatchCommand.self, ServeCommand.self, StoreCommand.self]
+        subcommands: [MeasureCommand.self, BatchCommand.self, ServeCommand.self, StoreCommand.self,
+                      RenderCommand.self]
     )
 
     static func main() {

@@ -49,4 +49,7 @@ uint8_t cub_scalar_properties(uint32_t c);
 }
 #endif
 
+// Bidirectional levels, for drawing lines in visual order.
+#include "CUnicodeBidi.h"
+
 #endif

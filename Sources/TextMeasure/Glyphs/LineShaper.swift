@@ -1,0 +1,177 @@
+import CFreeType
+import CUnicodeBreak
+
+/// Shapes measured lines again as they are drawn: for ``TextMeasurer/glyphLayout(of:style:width:)``.
+///
+/// Per paragraph it repeats the preparation's analysis (grapheme clusters, fonts and scripts through
+/// the same ``Itemizer``) and adds what measuring never needs: bidirectional levels (ICU, UAX #9).
+/// Per line it cuts the visible text into pieces of one run and one level, shapes each with the
+/// paragraph as context (so joining scripts keep their joined forms at a line's edges), and orders
+/// the pieces visually (rule L2: from the highest level down to the lowest odd one, every sequence at
+/// that level or above is reversed). A tab is a piece of its own that advances to the next tab stop, as
+/// in the measurement (exact in left-to-right paragraphs, where visual and logical positions agree).
+struct LineShaper {
+    let itemizer: Itemizer
+    let faces: [FontFace]
+    let size: Double
+    /// The distance between tab stops, in 1/1024 px, as the preparation computes it.
+    let tabStop: Int
+
+    /// A piece of a line: bytes of one run at one level, in the paragraph.
+    private struct Piece {
+        var range: Range<Int>
+        var run: Run
+        var level: UInt8
+        var isTab = false
+    }
+
+    /// The glyph lines for `lines` (a measurement of `text`); `fonts` are the cascade's at the size.
+    func lines(of text: String, _ lines: [TextMeasurement.Line],
+               fonts: [HBFont.Handle]) throws(TextMeasureError) -> [GlyphLine] {
+        guard !lines.isEmpty else { return [] }
+        var text = text
+        let result: Result<[GlyphLine], TextMeasureError> = text.withUTF8 { bytes in
+            PrepareScratch.withScratch { scratch in
+                scratch.reserve(bytes: bytes.count + 1)
+                var shaped: [GlyphLine] = []
+                var failure: TextMeasureError?
+                Paragraphs.forEach(in: bytes) { start, end in
+                    guard failure == nil else { return }
+                    var mine: [TextMeasurement.Line] = []
+                    while shaped.count + mine.count < lines.count {
+                        let line = lines[shaped.count + mine.count]
+                        guard line.utf8Range.lowerBound >= start && line.utf8Range.upperBound <= end else { break }
+                        mine.append(line)
+                    }
+                    guard !mine.isEmpty else { return }
+                    do throws(TextMeasureError) {
+                        shaped += try paragraph(start..<end, lines: mine, of: bytes, fonts: fonts, scratch: scratch)
+                    } catch {
+                        failure = error
+                    }
+                }
+                return failure.map { .failure($0) } ?? .success(shaped)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The glyph lines of one paragraph (`range` of `text`).
+    private func paragraph(_ range: Range<Int>, lines: [TextMeasurement.Line], of text: UnsafeBufferPointer<UInt8>,
+                           fonts: [HBFont.Handle], scratch: PrepareScratch) throws(TextMeasureError) -> [GlyphLine] {
+        let base = range.lowerBound
+        let bytes = UnsafeBufferPointer(rebasing: text[range])
+        guard bytes.count > 0 else {
+            return lines.map { GlyphLine(utf8Range: $0.utf8Range, width: $0.width, drawnWidth: 0, isRightToLeft: false, runs: []) }
+        }
+        let flags = scratch.flags
+        let status = bytes.withMemoryRebound(to: CChar.self) { cub_analyze($0.baseAddress, Int32(bytes.count), flags.baseAddress) }
+        guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
+        itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
+        itemizer.runs(of: scratch.clusters, byteCount: bytes.count, into: &scratch.runs)
+        let clusters = scratch.clusters, runs = scratch.runs
+        var levels = [UInt8](repeating: 0, count: bytes.count)
+        var paragraphLevel: UInt8 = 0
+        let bidi = bytes.withMemoryRebound(to: CChar.self) {
+            cub_bidi_levels($0.baseAddress, Int32(bytes.count), &levels, &paragraphLevel)
+        }
+        guard bidi == 0 else { throw .unicodeAnalysisFailed(code: bidi) }
+
+        var glyphLines: [GlyphLine] = []
+        glyphLines.reserveCapacity(lines.count)
+        var first = 0   // the first cluster of the line (lines come in order)
+        var runIndex = 0
+        for line in lines {
+            let lineStart = line.utf8Range.lowerBound - base, lineEnd = line.utf8Range.upperBound - base
+            while first < clusters.count && clusters[first].start < lineStart { first += 1 }
+            var last = first   // one past the line's last cluster
+            while last < clusters.count && clusters[last].start < lineEnd { last += 1 }
+            // The visible clusters: hanging white space and control characters at the end dropped.
+            var visibleEnd = last
+            while visibleEnd > first && (clusters[visibleEnd - 1].isSpace || Self.isControl(bytes[clusters[visibleEnd - 1].start])) {
+                visibleEnd -= 1
+            }
+            var pieces: [Piece] = []
+            for i in first..<visibleEnd {
+                let cluster = clusters[i]
+                let end = i + 1 < clusters.count ? clusters[i + 1].start : bytes.count
+                while runs[runIndex].end <= cluster.start { runIndex += 1 }
+                let level = levels[cluster.start]
+                let isTab = bytes[cluster.start] == 0x09
+                if let previous = pieces.last, previous.level == level, previous.run.start == runs[runIndex].start,
+                   !previous.isTab && !isTab {
+                    pieces[pieces.count - 1].range = previous.range.lowerBound..<end
+                } else {
+                    pieces.append(Piece(range: cluster.start..<end, run: runs[runIndex], level: level, isTab: isTab))
+                }
+            }
+            Self.reorderVisually(&pieces)
+            var x = 0
+            let glyphRuns = pieces.map { piece in
+                shape(piece, of: bytes, font: fonts[piece.run.font].pointer, buffer: scratch.buffer, x: &x)
+            }
+            glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / 1024,
+                                        isRightToLeft: paragraphLevel == 1, runs: glyphRuns))
+            first = last
+        }
+        return glyphLines
+    }
+
+    /// C0 controls and DEL: a tab or a hard break, drawn as nothing.
+    private static func isControl(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
+
+    /// Rule L2 of UAX #9 over the pieces of one line, in place.
+    private static func reorderVisually(_ pieces: inout [Piece]) {
+        guard let highest = pieces.map(\.level).max(),
+              let lowestOdd = pieces.map(\.level).filter({ $0 & 1 == 1 }).min() else { return }
+        var level = highest
+        while level >= lowestOdd {
+            var i = 0
+            while i < pieces.count {
+                guard pieces[i].level >= level else { i += 1; continue }
+                var end = i + 1
+                while end < pieces.count && pieces[end].level >= level { end += 1 }
+                pieces[i..<end].reverse()
+                i = end
+            }
+            level -= 1
+        }
+    }
+
+    /// Shapes one piece with the paragraph as context; its glyphs start at `x` (1/1024 px), which
+    /// moves past them.
+    private func shape(_ piece: Piece, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer,
+                       buffer: OpaquePointer, x: inout Int) -> GlyphRun {
+        if piece.isTab, tabStop > 0 {
+            // The first stop at least an eighth of a stop (a space) on, as `LineBreaker` counts it.
+            x = (x + tabStop / 8 + tabStop - 1) / tabStop * tabStop
+            return GlyphRun(face: faces[piece.run.font], size: size, level: piece.level, glyphs: [])
+        }
+        hb_buffer_clear_contents(buffer)
+        var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
+        if piece.run.startsInsideGrapheme && piece.range.lowerBound == piece.run.start {
+            flags |= HB_BUFFER_FLAG_DO_NOT_INSERT_DOTTED_CIRCLE.rawValue
+        }
+        hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), UInt32(piece.range.lowerBound),
+                               Int32(piece.range.count))
+        }
+        hb_buffer_set_script(buffer, piece.run.script)
+        hb_buffer_set_direction(buffer, piece.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        var glyphs: [GlyphRun.Glyph] = []
+        if let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, nil) {
+            glyphs.reserveCapacity(Int(count))
+            for i in 0..<Int(count) {
+                if !Self.isControl(bytes[Int(infos[i].cluster)]) {
+                    glyphs.append(GlyphRun.Glyph(id: infos[i].codepoint, x: Double(x + Int(positions[i].x_offset)) / 1024,
+                                                 y: Double(positions[i].y_offset) / 1024))
+                }
+                x += Int(positions[i].x_advance)
+            }
+        }
+        return GlyphRun(face: faces[piece.run.font], size: size, level: piece.level, glyphs: glyphs)
+    }
+}
