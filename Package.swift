@@ -52,6 +52,8 @@ let package = Package(
         // The persistent store behind TextMeasure's `MeasurementStore` seam.
         .target(name: "TextMeasureStore", dependencies: [
             "TextMeasure", .product(name: "GRDB", package: "GRDB.swift"),
+            // The C API, for the look-up loop (one prepared statement stepped per key, no Row objects).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
         .target(name: "CSched"),

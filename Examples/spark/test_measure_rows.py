@@ -75,6 +75,34 @@ class MeasureRowsTests(unittest.TestCase):
         self.assertTrue(any('"error"' in line for line in spark_lines))
         self.assertTrue(any('"lineCount"' in line for line in spark_lines))
 
+    def test_workers_share_one_store(self):
+        """Partitions measured with one --store path: a second job answers every row from the file,
+        with the same output, and a local batch run finds every row there."""
+        rows = make_rows(400)
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "rows.jsonl")
+            with open(source, "w", encoding="utf-8") as f:
+                f.write("\n".join(rows) + "\n")
+            store = os.path.join(tmp, "heights.sqlite")
+            outputs = []
+            for run in ("first", "second"):
+                output = os.path.join(tmp, run)
+                subprocess.run([sys.executable, os.path.join(HERE, "measure_rows.py"), source, output,
+                                "--textmeasure", BINARY, "--partitions", "4", "--store", store], check=True)
+                lines = []
+                for part in sorted(glob.glob(os.path.join(output, "part-*"))):
+                    with open(part, encoding="utf-8") as f:
+                        lines += f.read().splitlines()
+                outputs.append(lines)
+            with open(source, "rb") as f:
+                local = subprocess.run([BINARY, "batch", "--store", store, "--stats"], stdin=f, check=True,
+                                       capture_output=True)
+        self.assertEqual(outputs[0], outputs[1])
+        self.assertEqual(outputs[0], local.stdout.decode("utf-8").splitlines())
+        measurable = sum(1 for line in outputs[0] if '"lineCount"' in line)
+        stats = local.stderr.decode("utf-8")
+        self.assertIn(f"height store: {measurable} hits, 0 misses", stats)
+
 
 if __name__ == "__main__":
     if "--textmeasure" in sys.argv:

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 import TextMeasure
 
 /// Heights that outlive the process: a ``MeasurementStore`` in a SQLite file (WAL mode, through GRDB).
@@ -161,7 +162,7 @@ public final class HeightStore: MeasurementStore {
     /// - Complexity: One indexed look-up per query, in one read transaction.
     public func measurements(for queries: [StoreQuery], fonts: FontCascade) -> [StoredMeasurement?] {
         guard !queries.isEmpty, let digest = fontDigest(fonts) else { return Array(repeating: nil, count: queries.count) }
-        let keys = queries.map { StoreKey.key(for: $0, fonts: digest) }
+        let keys = StoreKey.keys(for: queries, fonts: digest)
         let units = queries.map(\.widthUnits)
         let found: [StoredMeasurement?]
         var damaged = 0
@@ -171,16 +172,38 @@ public final class HeightStore: MeasurementStore {
                     SELECT low, high, height, line_count, truncated, line_height, widest, check_value
                     FROM heights WHERE key = ? AND low <= ? ORDER BY low DESC LIMIT 1
                     """)
+                // The hot loop of a warm batch: the prepared statement stepped through SQLite's C API
+                // (GRDB's `Row` costs more than the look-up itself).
+                let raw = statement.sqliteStatement
+                defer {
+                    sqlite3_reset(raw)
+                    sqlite3_clear_bindings(raw)
+                }
                 var results: [StoredMeasurement?] = []
                 results.reserveCapacity(keys.count)
                 var damaged = 0
                 for (key, units) in zip(keys, units) {
-                    guard let units,
-                          let row = try Row.fetchOne(statement, arguments: [Data(key), Int64(units)]) else {
+                    guard let units else {
                         results.append(nil)
                         continue
                     }
-                    guard let stored = Self.decode(row, key: key) else {
+                    let row = try key.withUnsafeBytes { key -> ReadRow? in
+                        sqlite3_reset(raw)
+                        sqlite3_bind_blob(raw, 1, key.baseAddress, Int32(key.count), nil)   // SQLITE_STATIC
+                        sqlite3_bind_int64(raw, 2, Int64(units))
+                        switch sqlite3_step(raw) {
+                        case SQLITE_DONE: return nil
+                        case SQLITE_ROW: return ReadRow(raw)
+                        case let code:
+                            throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                        }
+                    }
+                    guard let row else {
+                        results.append(nil)
+                        continue
+                    }
+                    guard let stored = row.decode(key: key) else {
                         damaged += 1
                         results.append(nil)
                         continue
@@ -212,8 +235,8 @@ public final class HeightStore: MeasurementStore {
     /// - Complexity: A SHA-256 per query on the caller's thread; the writing elsewhere.
     public func save(_ measurements: [StoredMeasurement], for queries: [StoreQuery], fonts: FontCascade) {
         guard !isDisabled, let digest = fontDigest(fonts) else { return }
-        let rows = zip(measurements, queries).map { measurement, query in
-            StoreWriter.Row(key: StoreKey.key(for: query, fonts: digest), measurement: measurement)
+        let rows = zip(measurements, StoreKey.keys(for: queries, fonts: digest)).map { measurement, key in
+            StoreWriter.Row(key: key, measurement: measurement)
         }
         writer.enqueue(rows)
     }
@@ -326,22 +349,41 @@ public final class HeightStore: MeasurementStore {
         }
     }
 
-    /// A row read back, or nil when any column has an unexpected type or the check value differs.
-    private static func decode(_ row: Row, key: [UInt8]) -> StoredMeasurement? {
-        func integer(_ index: Int) -> Int64? { Int64.fromDatabaseValue(row[index] as DatabaseValue) }
-        func real(_ index: Int) -> Double? {
-            let value = row[index] as DatabaseValue
-            guard case .double(let double) = value.storage else { return nil }
-            return double
+    /// The columns of one row of `heights` as SQLite returned them: nil where a column has an
+    /// unexpected type (a damaged or foreign row).
+    struct ReadRow {
+        var low, high, lineCount, truncated, check: Int64?
+        var height, lineHeight, widest: Double?
+
+        /// The current row of `statement` (columns as selected by ``measurements(for:fonts:)``).
+        init(_ statement: OpaquePointer) {
+            func integer(_ column: Int32) -> Int64? {
+                sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+            }
+            func real(_ column: Int32) -> Double? {
+                sqlite3_column_type(statement, column) == SQLITE_FLOAT ? sqlite3_column_double(statement, column) : nil
+            }
+            low = integer(0)
+            high = integer(1)
+            height = real(2)
+            lineCount = integer(3)
+            truncated = integer(4)
+            lineHeight = real(5)
+            widest = real(6)
+            check = integer(7)
         }
-        guard let low = integer(0), let high = integer(1), low >= 0, high >= low,
-              let height = real(2), let lineCount = integer(3), lineCount >= 0, let truncated = integer(4),
-              let lineHeight = real(5), let widest = real(6), let check = integer(7),
-              let lower = Int(exactly: low), let upper = Int(exactly: high), let lines = Int(exactly: lineCount)
-        else { return nil }
-        let stored = StoredMeasurement(height: height, lineCount: lines, isTruncated: truncated != 0,
-                                       lineHeight: lineHeight, widestLineWidth: widest, validWidthUnits: lower..<upper)
-        return StoreKey.check(key: key, stored) == check ? stored : nil
+
+        /// The measurement, or nil when a column is missing or out of range or the check value differs.
+        func decode(key: [UInt8]) -> StoredMeasurement? {
+            guard let low, let high, low >= 0, high >= low, let height, let lineCount, lineCount >= 0,
+                  let truncated, let lineHeight, let widest, let check,
+                  let lower = Int(exactly: low), let upper = Int(exactly: high), let lines = Int(exactly: lineCount)
+            else { return nil }
+            let stored = StoredMeasurement(height: height, lineCount: lines, isTruncated: truncated != 0,
+                                           lineHeight: lineHeight, widestLineWidth: widest,
+                                           validWidthUnits: lower..<upper)
+            return StoreKey.check(key: key, stored) == check ? stored : nil
+        }
     }
 
     private static func checkFolder(of path: String) throws(HeightStoreError) {

@@ -3,9 +3,12 @@
 ///
 /// Value semantics; not shared between threads (each digest is a local value).
 struct SHA256 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+    private typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    private var state: Words =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
-    private var block = [UInt8](repeating: 0, count: 64)
+    /// The bytes of an unfinished block: 64 bytes inline (a copy of a hasher is a copy of its state,
+    /// so a hasher that has taken a common prefix can be copied and continued, with no allocation).
+    private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var blockCount = 0
     private var length: UInt64 = 0
 
@@ -26,27 +29,28 @@ struct SHA256 {
     ///
     /// - Complexity: O(*n*).
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let count = bytes.count
+        length &+= UInt64(count)
         var index = 0
         if blockCount > 0 {
-            while index < bytes.count && blockCount < 64 {
-                block[blockCount] = bytes[index]
-                blockCount += 1
-                index += 1
-            }
-            if blockCount == 64 {
-                block.withUnsafeBytes { compress($0) }
-                blockCount = 0
-            }
+            let taken = min(64 - blockCount, count)
+            let offset = blockCount
+            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.advanced(by: offset).copyMemory(from: base, byteCount: taken) }
+            blockCount += taken
+            index = taken
+            guard blockCount == 64 else { return }
+            let full = block
+            withUnsafeBytes(of: full) { compress($0.baseAddress!) }
+            blockCount = 0
         }
-        while bytes.count - index >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 64)]))
+        while count - index >= 64 {
+            compress(base + index)
             index += 64
         }
-        while index < bytes.count {
-            block[blockCount] = bytes[index]
-            blockCount += 1
-            index += 1
+        if index < count {
+            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.copyMemory(from: base + index, byteCount: count - index) }
+            blockCount = count - index
         }
     }
 
@@ -63,21 +67,28 @@ struct SHA256 {
 
     /// The digest (32 bytes) of everything added.
     consuming func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        var padding: [UInt8] = [0x80]
-        let used = (blockCount + 1) % 64
-        padding += [UInt8](repeating: 0, count: used <= 56 ? 56 - used : 120 - used)
-        for shift in stride(from: 56, through: 0, by: -8) { padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let savedLength = length
-        padding.withUnsafeBytes { update($0) }
-        length = savedLength
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            out += [UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                    UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+        let bitLength = (length &* 8).bigEndian
+        // 0x80, zeros up to 56 mod 64, the length in bits (big-endian): one or two blocks.
+        let used = blockCount
+        var padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let paddingCount = (used < 56 ? 56 - used : 120 - used) + 8
+        withUnsafeMutableBytes(of: &padding) { bytes in
+            bytes[0] = 0x80
+            bytes.storeBytes(of: bitLength, toByteOffset: paddingCount - 8, as: UInt64.self)
         }
-        return out
+        let savedLength = length
+        withUnsafeBytes(of: padding) { update(UnsafeRawBufferPointer(rebasing: $0[..<paddingCount])) }
+        length = savedLength
+        let words = state
+        return [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+            withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian,
+                                 words.4.bigEndian, words.5.bigEndian, words.6.bigEndian, words.7.bigEndian)) {
+                for index in 0..<32 { out[index] = $0[index] }
+            }
+            count = 32
+        }
     }
 
     /// The digest of `bytes`.
@@ -87,27 +98,29 @@ struct SHA256 {
         return hasher.finalize()
     }
 
-    private mutating func compress(_ chunk: UnsafeRawBufferPointer) {
-        state = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+    /// One 64-byte block at `chunk` into the state (FIPS 180-4, 6.2.2).
+    private mutating func compress(_ chunk: UnsafeRawPointer) {
+        state = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+            let w = buffer.baseAddress!
             for t in 0..<16 {
-                w[t] = UInt32(chunk[t * 4]) << 24 | UInt32(chunk[t * 4 + 1]) << 16
-                    | UInt32(chunk[t * 4 + 2]) << 8 | UInt32(chunk[t * 4 + 3])
+                w[t] = UInt32(bigEndian: chunk.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
             }
             for t in 16..<64 {
-                let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
-                let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+                let w15 = w[t &- 15], w2 = w[t &- 2]
+                let s0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 &>> 3)
+                let s1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 &>> 10)
+                w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
             }
             var (a, b, c, d, e, f, g, h) = state
             Self.k.withUnsafeBufferPointer { k in
+                let k = k.baseAddress!
                 for t in 0..<64 {
                     let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
                     let choice = (e & f) ^ (~e & g)
                     let t1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
                     let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
                     let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ majority
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
                 }
             }
             return (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
@@ -117,5 +130,7 @@ struct SHA256 {
 }
 
 extension UInt32 {
-    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+    /// Rotation by a constant: masking shifts, which compile to one `ror`.
+    @inline(__always)
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self &>> count) | (self &<< (32 &- count)) }
 }

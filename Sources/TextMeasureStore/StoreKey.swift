@@ -1,7 +1,7 @@
 import TextMeasure
 
 /// The key under which a height is stored: a SHA-256 over everything a measurement depends on except
-/// the width, which is stored beside it as a range of layout units.
+/// the width, which is stored beside it as a range of layout units (see ``Context`` for the layout).
 ///
 /// Covered: the fonts' content digests (``FontDigests``), the layout version
 /// (``TextMeasure/TextMeasurer/layoutVersion``), the style (size, line height mode and value,
@@ -9,7 +9,7 @@ import TextMeasure
 /// paths, no addresses, integers little-endian, doubles by their IEEE bits.
 enum StoreKey {
     /// Tag of this encoding; a change of encoding changes every key.
-    private static let encoding = "textmeasure-height-key-1"
+    private static let encoding = "textmeasure-height-key-2"
     /// The break rules: this package has one set (UAX #14 with dictionary breaking, ICU's default
     /// strictness, overflow breaks between grapheme clusters). A style option that changes them gets
     /// a number of its own here.
@@ -22,32 +22,74 @@ enum StoreKey {
     ///   - fonts: The cascade's digest (``FontDigests/digest(of:)``).
     ///   - layoutVersion: The layout version the result is (or would be) made with.
     /// - Returns: 32 bytes.
-    /// - Complexity: O(*n*) in the text's UTF-8 length.
+    /// - Complexity: O(*n*) in the text's UTF-8 length, plus hashing the style; for many texts of
+    ///   one style, make one ``Context`` and ask it.
     static func key(for query: StoreQuery, fonts: [UInt8],
                     layoutVersion: UInt32 = TextMeasurer.layoutVersion) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(encoding.utf8)
-        hasher.update(integer: layoutVersion)
-        hasher.update(fonts)
-        let style = query.style
-        hasher.update(integer: style.size.bitPattern)
-        switch style.lineHeight {
-        case .natural:
-            hasher.update(integer: UInt8(0))
-            hasher.update(integer: UInt64(0))
-        case .fixed(let pixels):
-            hasher.update(integer: UInt8(1))
-            hasher.update(integer: pixels.bitPattern)
-        case .multiple(let multiple):
-            hasher.update(integer: UInt8(2))
-            hasher.update(integer: multiple.bitPattern)
+        Context(style: query.style, fonts: fonts, layoutVersion: layoutVersion).key(forText: query.text.text)
+    }
+
+    /// The keys of `queries`, one ``Context`` per run of queries in one style.
+    ///
+    /// - Complexity: O(total UTF-8 length) plus one context per change of style.
+    static func keys(for queries: [StoreQuery], fonts: [UInt8]) -> [[UInt8]] {
+        var context: Context?
+        return queries.map { query in
+            if context?.style != query.style { context = Context(style: query.style, fonts: fonts) }
+            return context!.key(forText: query.text.text)
         }
-        hasher.update(integer: Int64(style.maxLines))
-        hasher.update(integer: defaultBreakRules)
-        let text = query.text.text.utf8
-        hasher.update(integer: Int64(text.count))
-        hasher.update(text)
-        return hasher.finalize()
+    }
+
+    /// What every key of one style and font cascade shares, hashed once.
+    ///
+    /// A key is SHA-256(context digest ‖ 32 zero bytes ‖ text length ‖ text), where the context digest
+    /// is SHA-256 over the encoding tag, the layout version, the fonts' digest and the style. The
+    /// first 64 bytes are the same for every text, so the hasher that has taken them (one compressed
+    /// block) is kept and copied: a text costs only its own blocks.
+    struct Context {
+        /// The style it was made for.
+        let style: TextStyle
+        /// A hasher that has taken exactly the first block.
+        private let prefix: SHA256
+
+        init(style: TextStyle, fonts: [UInt8], layoutVersion: UInt32 = TextMeasurer.layoutVersion) {
+            self.style = style
+            var hasher = SHA256()
+            hasher.update(encoding.utf8)
+            hasher.update(integer: layoutVersion)
+            hasher.update(fonts)
+            hasher.update(integer: style.size.bitPattern)
+            switch style.lineHeight {
+            case .natural:
+                hasher.update(integer: UInt8(0))
+                hasher.update(integer: UInt64(0))
+            case .fixed(let pixels):
+                hasher.update(integer: UInt8(1))
+                hasher.update(integer: pixels.bitPattern)
+            case .multiple(let multiple):
+                hasher.update(integer: UInt8(2))
+                hasher.update(integer: multiple.bitPattern)
+            }
+            hasher.update(integer: Int64(style.maxLines))
+            hasher.update(integer: defaultBreakRules)
+            var prefix = SHA256()
+            prefix.update(hasher.finalize())
+            prefix.update([UInt8](repeating: 0, count: 32))
+            self.prefix = prefix
+        }
+
+        /// The key of `text` in this context.
+        ///
+        /// - Complexity: O(*n*) in the text's UTF-8 length: ⌈(*n* + 17) / 64⌉ compressed blocks.
+        func key(forText text: String) -> [UInt8] {
+            var hasher = prefix
+            var text = text
+            return text.withUTF8 { bytes in
+                hasher.update(integer: Int64(bytes.count))
+                hasher.update(UnsafeRawBufferPointer(bytes))
+                return hasher.finalize()
+            }
+        }
     }
 
     /// A check value over a stored row, so that a row damaged on disk (or written by something else)

@@ -21,8 +21,8 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
 
     private let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port` (10 s receive timeout).
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`, waiting at most `timeout` seconds for each read.
+    init(port: Int, timeout seconds: Int = 60) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
         var address = sockaddr_in()
@@ -36,7 +36,7 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
             close(descriptor)
             throw Failure(description: "connect to \(port) failed: errno \(errno)")
         }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -90,8 +90,8 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
 
     /// One request on a new connection.
     static func request(port: Int, _ method: String, _ path: String, body: String? = nil,
-                        headers: [String] = []) async throws -> Reply {
-        let client = try HTTPTestClient(port: port)
+                        headers: [String] = [], timeout: Int = 60) async throws -> Reply {
+        let client = try HTTPTestClient(port: port, timeout: timeout)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         for header in headers { head += header + "\r\n" }
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }

@@ -71,13 +71,15 @@ struct ServeProcessTests {
 
         let (first, firstPort) = try await Self.startServe(["--store", path])
         defer { if first.isRunning { first.terminate() } }
-        let measured = try await HTTPTestClient.request(port: firstPort, "POST", "/v1/measure", body: body)
+        // The first request with a new store file digests the font files (22 MB; long in a debug build
+        // with the thread sanitizer on a busy machine), the next server reads their digests from it.
+        let measured = try await HTTPTestClient.request(port: firstPort, "POST", "/v1/measure", body: body, timeout: 600)
         #expect(measured.status == 200)
         #expect(await Self.stop(first) == 0)
 
         let (second, secondPort) = try await Self.startServe(["--store", path])
         defer { if second.isRunning { second.terminate() } }
-        let stored = try await HTTPTestClient.request(port: secondPort, "POST", "/v1/measure", body: body)
+        let stored = try await HTTPTestClient.request(port: secondPort, "POST", "/v1/measure", body: body, timeout: 300)
         #expect(stored.status == 200)
         #expect(stored.body == measured.body)
         let metrics = try await HTTPTestClient.request(port: secondPort, "GET", "/metrics")

@@ -27,8 +27,11 @@ public enum ProcessRunner {
         process.standardOutput = stdout
         process.standardError = stderr
         try start(process)
+        _ = brokenPipesIgnored
         let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
+            // A child may exit before it reads all its input (or be stopped by a sanitizer): the write
+            // then fails with EPIPE, which the outcome's status explains, instead of killing the tests.
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
         }
         writer.start()
@@ -62,6 +65,11 @@ public enum ProcessRunner {
         thread.start()
         if let error = outcome.wait() { throw error }
     }
+
+    /// SIGPIPE ignored in this process, once: a write to a child that has gone returns EPIPE.
+    private static let brokenPipesIgnored: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
 
     /// Runs a shell command line.
     public static func shell(_ command: String, input: String = "") throws -> Outcome {

@@ -76,6 +76,27 @@ struct HeightStoreTests {
         let digest = try FontDigests.digest(of: original.cascade)
         #expect(StoreKey.key(for: query, fonts: digest) != StoreKey.key(for: query, fonts: digest,
                                                                            layoutVersion: TextMeasurer.layoutVersion + 1))
+        // Keys made in bulk (one context per run of one style) are the keys made one by one.
+        let mixed = variants + [query] + variants.reversed()
+        #expect(StoreKey.keys(for: mixed, fonts: digest) == mixed.map { StoreKey.key(for: $0, fonts: digest) })
+        #expect(Set(StoreKey.keys(for: variants + [query], fonts: digest)).count == variants.count + 1)
+    }
+
+    @Test func aColumnOfTheWrongTypeReadsAsAMiss() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let queries = try StoreFixtures.fill(path, count: 6)
+        let queue = try StoreFixtures.openDirectly(path)
+        // Three rows damaged: text and a fraction where SQLite's INTEGER and REAL belong.
+        try queue.write { db in
+            try db.execute(sql: "UPDATE heights SET height = 'tall' WHERE key IN (SELECT key FROM heights ORDER BY key LIMIT 2)")
+            try db.execute(sql: "UPDATE heights SET line_count = 2.5 WHERE key IN (SELECT key FROM heights ORDER BY key DESC LIMIT 1)")
+        }
+        try queue.close()
+        let store = try HeightStore(path: path)
+        let found = store.measurements(for: queries, fonts: measurer.cascade)
+        #expect(found.filter { $0 == nil }.count == 3)
+        #expect(store.statistics.damaged == 3)
+        #expect(store.statistics.hits == queries.count - 3)
     }
 
     @Test func anotherLayoutVersionIsEmptiedOnOpen() throws {

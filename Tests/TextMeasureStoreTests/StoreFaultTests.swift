@@ -106,7 +106,12 @@ struct StoreFaultTests {
         #expect(FileManager.default.contents(atPath: path) == before)
     }
 
-    @Test func fullDisk() throws {
+    /// Not under the thread sanitizer (`.ci/run` sets `TEXTMEASURE_TEST_SANITIZER=thread` there): the
+    /// sanitized executable faults (SIGBUS in TSan's runtime) under a file size limit before SQLite
+    /// sees EFBIG. The same test passes on the plain build, which the suite runs first.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TEXTMEASURE_TEST_SANITIZER"] == "thread",
+                    "the sanitized executable faults under RLIMIT_FSIZE"))
+    func fullDisk() throws {
         // A file size limit makes every write past 24 KiB fail with EFBIG, as a full disk fails with
         // ENOSPC: the store turns itself off with one warning and the batch goes on.
         let path = StoreFixtures.folder() + "/heights.sqlite"
