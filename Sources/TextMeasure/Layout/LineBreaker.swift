@@ -78,9 +78,9 @@ struct LineBreaker {
         }
 
         /// Adds hanging white space; `startsRun` white space hangs whatever the content's width.
-        mutating func addSpace(_ width: Int, startsRun: Bool) {
+        mutating func addSpace(_ width: Int, always: Bool) {
             advance += width
-            if !startsRun { hangsBecauseContentFits = true }
+            if !always { hangsBecauseContentFits = true }
         }
     }
 
@@ -164,14 +164,14 @@ struct LineBreaker {
         mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
             let spaceIndex = Int(segment.contentEnd)
             let space = prepared.clusters[spaceIndex].flags
-            if line.isOpen, line.visibleWidth > width, !space.contains(.startsRun) {
+            if line.isOpen, line.visibleWidth > width, !space.contains(.hangsAlways) {
                 // Space cannot hang after a cluster that already overflows.
                 guard close(change: line.visibleWidth, moreFollows: true) else { return false }
             }
             if !line.isOpen { line = OpenLine(start: prepared.clusters[spaceIndex].start) }
             let x = line.advance
             let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
-            line.addSpace(hanging, startsRun: space.contains(.startsRun))
+            line.addSpace(hanging, always: space.contains(.hangsAlways))
             return true
         }
 
@@ -230,7 +230,7 @@ struct LineBreaker {
                 // ligature's tail drawn on its own).
                 let first = clusters[index]
                 if first.flags.contains(.space) {
-                    current.addSpace(advance(of: first, at: 0), startsRun: first.flags.contains(.startsRun))
+                    current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
                 } else {
                     current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
                                        endAdjust: Int(first.breakAdjust), clusters: 1)
@@ -240,12 +240,12 @@ struct LineBreaker {
                 while index < end {
                     let cluster = clusters[index]
                     if cluster.flags.contains(.space) {
-                        if current.visibleWidth > width && !cluster.flags.contains(.startsRun) {
+                        if current.visibleWidth > width && !cluster.flags.contains(.hangsAlways) {
                             change = current.visibleWidth
                             break
                         }
                         current.addSpace(advance(of: cluster, at: current.advance),
-                                         startsRun: cluster.flags.contains(.startsRun))
+                                         always: cluster.flags.contains(.hangsAlways))
                     } else {
                         let advance = advance(of: cluster, at: current.advance)
                         let needed = current.advance + advance + Int(cluster.breakAdjust)

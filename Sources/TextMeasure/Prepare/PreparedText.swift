@@ -97,9 +97,11 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     let rawValue: UInt8
     /// A lone white-space character: it hangs at the end of a line.
     static let space = ClusterFlags(rawValue: 1)
-    /// The first cluster of a shaping run (new font or script). Pango lays out run by run, and white
-    /// space that begins a run hangs even after a cluster wider than the line.
-    static let startsRun = ClusterFlags(rawValue: 2)
+    /// White space that hangs even after a cluster wider than the line. In ``LineBreaking/pango``, the
+    /// first cluster of a shaping run (new font or script; set on every such cluster, read on white
+    /// space): Pango lays out run by run, and white space that begins a run hangs. In the browser
+    /// modes, all white space (CSS `white-space: pre-wrap` hangs it unconditionally).
+    static let hangsAlways = ClusterFlags(rawValue: 2)
     /// A tab: its advance depends on where on the line it falls (see `PreparedText.tabStop`).
     static let tab = ClusterFlags(rawValue: 4)
     /// Inside a ligature: a line starting here is wider or narrower than the cluster's advance in

@@ -31,9 +31,11 @@ struct Preparer {
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
                 let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.handle),
-                                      shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch)
+                                      shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch,
+                                      breaking: style.breaking,
+                                      spaceAdvance: style.breaking.isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
                 var failure: TextMeasureError?
-                Paragraphs.forEach(in: bytes) { start, end in
+                Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
                     guard failure == nil else { return }
                     do throws(TextMeasureError) {
                         try builder.add(paragraph: start..<end, context)
@@ -55,13 +57,18 @@ struct Preparer {
     /// so that a tab, like any cluster, advances less than 2^32 and no line of fewer than 2^31
     /// clusters can overflow 64 bits.
     static func tabStop(_ fonts: [HBFont]) -> Int {
+        spaceAdvance(fonts).map { min(8 * $0, Int(Int32.max)) } ?? 50 * 1024
+    }
+
+    /// The advance of U+0020 in the first font that has one with a positive advance, in 1/1024 px.
+    static func spaceAdvance(_ fonts: [HBFont]) -> Int? {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
             let advance = Int(hb_font_get_glyph_h_advance(font.pointer, glyph))
-            if advance > 0 { return min(8 * advance, Int(Int32.max)) }
+            if advance > 0 { return advance }
         }
-        return 50 * 1024
+        return nil
     }
 
     static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
@@ -82,6 +89,10 @@ struct Preparer {
         let shapeCache: ShapeCache?
         let ligatureBreaks: LigatureBreakCache?
         let scratch: PrepareScratch
+        /// Whose rules break lines (see ``LineBreaking``).
+        let breaking: LineBreaking
+        /// In the browser modes, what U+2028 and U+2029 advance: a space of the first font.
+        let spaceAdvance: Int
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
@@ -107,17 +118,22 @@ struct Preparer {
             let scratch = context.scratch
             let flags = scratch.flags
 
-            // 1. Break analysis: grapheme boundaries and UAX #14 line-break opportunities.
+            // 1. Break analysis: grapheme boundaries and UAX #14 line-break opportunities (in a browser
+            //    mode, with Blink's own rules on top).
+            let breaking = context.breaking
+            let strictness = breaking == .browser ? Int32(CUB_STRICTNESS_NORMAL) : Int32(CUB_STRICTNESS_STRICT)
             let status = bytes.withMemoryRebound(to: CChar.self) {
-                cub_analyze($0.baseAddress, Int32(count), flags.baseAddress)
+                cub_analyze_with($0.baseAddress, Int32(count), flags.baseAddress, strictness)
             }
             guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
+            if breaking.isBrowser { BrowserBreakRules.apply(to: flags, bytes: bytes) }
 
             // 2. Clusters with their font and script, then runs.
             context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
             let firstCluster = clusters.count
-            appendClusters(scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch)
+            appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
+                           breaking: breaking)
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shaperOutput
@@ -136,33 +152,88 @@ struct Preparer {
             // its pieces are shaped again for lines that end or start inside it.
             distributeAdvances(byteCount: count, firstCluster: firstCluster, scratch: scratch)
             measureBreaksInsideShapedClusters(bytes, firstCluster: firstCluster, context)
+            if breaking.isBrowser { applyBrowserAdvances(bytes, firstCluster: firstCluster, context) }
 
             // 4. Segments between break opportunities; trailing spaces hang.
             appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags)
         }
 
         /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
-        private mutating func appendClusters(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
-                                             bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch) {
+        ///
+        /// In the browser modes only U+0020, tabs and U+3000 are white space that hangs (NBSP, U+202F
+        /// and the other spaces are ordinary characters for Blink), and it hangs always, also after a
+        /// cluster wider than the line (CSS `white-space: pre-wrap`).
+        private mutating func appendClusters(_ itemized: inout [Itemizer.Cluster], base: Int, byteCount: Int,
+                                             bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch,
+                                             breaking: LineBreaking) {
             clusters.reserveCapacity(clusters.count + itemized.count)
             let clusterAtByte = scratch.clusterAtByte
-            for (i, cluster) in itemized.enumerated() {
+            let isBrowser = breaking.isBrowser
+            for i in itemized.indices {
+                let cluster = itemized[i]
                 let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
                 for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
-                    clusterFlags.insert(.startsRun)
+                    clusterFlags.insert(.hangsAlways)
+                }
+                if isBrowser && cluster.isSpace {
+                    let lead = bytes[cluster.start]
+                    if lead == 0x20 || lead == 0x09 || (lead == 0xE3 && bytes[cluster.start + 1] == 0x80
+                                                        && bytes[cluster.start + 2] == 0x80) {
+                        clusterFlags.insert(.hangsAlways)
+                    } else {
+                        clusterFlags.remove(.space)
+                        itemized[i].isSpace = false
+                    }
                 }
                 // A tab (a control character: always a cluster of its own) is a run of its own in Pango,
                 // so it and what follows it start runs.
                 if bytes[cluster.start] == 0x09 {
-                    clusterFlags.formUnion([.tab, .startsRun])
+                    clusterFlags.formUnion([.tab, .hangsAlways])
                     hasTab = true
                 } else if i > 0 && bytes[itemized[i - 1].start] == 0x09 {
-                    clusterFlags.insert(.startsRun)
+                    clusterFlags.insert(.hangsAlways)
                 }
                 clusters.append(PreparedCluster(start: Int32(base + cluster.start), end: Int32(base + end),
                                                 advance: 0, breakAdjust: 0, flags: clusterFlags))
+            }
+        }
+
+        /// Browser modes: the advances Blink gives characters that are hard breaks for Pango, and the
+        /// hyphen a break after a soft hyphen shows.
+        /// - A lone CR, NEL (U+0085) and FF advance nothing (Blink draws them as zero-width controls);
+        ///   U+2028 and U+2029 advance a space of the first font (Blink draws them as spaces, which
+        ///   do not hang).
+        /// - A line ending after U+00AD SOFT HYPHEN is wider by a hyphen (U+2010, else "-", in the
+        ///   cluster's font): it becomes the cluster's break adjustment, so such a break is taken only
+        ///   where the hyphen fits too.
+        private mutating func applyBrowserAdvances(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
+                                                   _ context: Context) {
+            let itemized = context.scratch.clusters
+            for (i, cluster) in itemized.enumerated() {
+                let lead = bytes[cluster.start]
+                guard lead == 0x0D || lead == 0x0C || lead == 0xC2 || lead == 0xE2 else { continue }
+                let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: cluster.start)
+                let end = i + 1 < itemized.count ? itemized[i + 1].start : bytes.count
+                guard length == end - cluster.start else { continue }   // lone characters only
+                let index = firstCluster + i
+                switch scalar {
+                case 0x0D, 0x0C, 0x85:
+                    clusters[index].advance = 0
+                    clusters[index].breakAdjust = 0
+                case 0x2028, 0x2029:
+                    clusters[index].advance = Int32(clamping: context.spaceAdvance)
+                    clusters[index].breakAdjust = 0
+                case 0xAD:
+                    let font = context.fonts[cluster.font ?? 0].pointer
+                    var glyph: hb_codepoint_t = 0
+                    if hb_font_get_nominal_glyph(font, 0x2010, &glyph) != 0 || hb_font_get_nominal_glyph(font, 0x2D, &glyph) != 0 {
+                        let hyphen = Int(hb_font_get_glyph_h_advance(font, glyph))
+                        clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust) + hyphen)
+                    }
+                default: break
+                }
             }
         }
 
