@@ -188,11 +188,11 @@ struct LineBreaker {
         }
 
         /// A cluster's advance at `x` on its line: its shaped advance, or for a tab the distance to the
-        /// first tab stop at least a space (an eighth of a stop) past `x` (Pango's default tabs).
+        /// first tab stop at least `tabMinimum` past `x` (a space in Pango, half a space in Blink).
         func advance(of cluster: PreparedCluster, at x: Int) -> Int {
             guard cluster.flags.contains(.tab) else { return Int(cluster.advance) }
             let stop = prepared.tabStop
-            let earliest = x + stop / 8
+            let earliest = x + prepared.tabMinimum
             return (earliest + stop - 1) / stop * stop - x
         }
 

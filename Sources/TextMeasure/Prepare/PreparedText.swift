@@ -31,9 +31,13 @@ public struct PreparedText: Sendable {
     /// The distance between tab stops, in 1/1024 px: eight spaces of the primary font, as in Pango. A
     /// tab reaches the first stop at least an eighth of that (a space) past where it starts.
     let tabStop: Int
+    /// The least a tab advances, in 1/1024 px: a space (an eighth of a stop) in ``LineBreaking/pango``,
+    /// as Pango; half a space of the first font in the browser modes, as Blink. Past a stop closer
+    /// than that, a tab goes on to the next.
+    let tabMinimum: Int
 
     init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
-         lineStartAdjusts: [LineStartAdjust], tabStop: Int) {
+         lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
         self.text = text
         self.style = style
         self.lineHeight = lineHeight
@@ -41,6 +45,7 @@ public struct PreparedText: Sendable {
         self.clusters = clusters
         self.lineStartAdjusts = lineStartAdjusts
         self.tabStop = tabStop
+        self.tabMinimum = tabMinimum
     }
 
     /// About how many bytes the prepared form holds: its segments, clusters and line-start table (as

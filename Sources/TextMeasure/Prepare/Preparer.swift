@@ -30,7 +30,7 @@ struct Preparer {
                 var builder = Builder()
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.handle),
+                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: style.breaking.isBrowser), fonts: fonts.map(\.handle),
                                       shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch,
                                       breaking: style.breaking,
                                       spaceAdvance: style.breaking.isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
@@ -47,9 +47,12 @@ struct Preparer {
             }
         }
         let builder = try outcome.get()
+        let tabStop = builder.hasTab ? Self.tabStop(fonts) : 0
+        // Blink: at least half a space (and at least a LayoutUnit); Pango: at least a space.
+        let tabMinimum = style.breaking.isBrowser ? max(tabStop / 16, 16) : tabStop / 8
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
                             segments: builder.segments, clusters: builder.clusters,
-                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
+                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
