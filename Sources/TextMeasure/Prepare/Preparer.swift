@@ -47,7 +47,8 @@ struct Preparer {
             }
         }
         let builder = try outcome.get()
-        let tabStop = builder.hasTab ? Self.tabStop(fonts) : 0
+        let tabStop = !builder.hasTab ? 0
+            : style.breaking.isBrowser ? Self.unroundedTabStop(fonts, scale: style.scale) : Self.tabStop(fonts)
         // Blink: at least half a space (and at least a LayoutUnit); Pango: at least a space.
         let tabMinimum = style.breaking.isBrowser ? max(tabStop / 16, 16) : tabStop / 8
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
@@ -61,6 +62,25 @@ struct Preparer {
     /// clusters can overflow 64 bits.
     static func tabStop(_ fonts: [HBFont]) -> Int {
         spaceAdvance(fonts).map { min(8 * $0, Int(Int32.max)) } ?? 50 * 1024
+    }
+
+    /// Blink's tab stop: eight spaces of the first font that has a space, each unrounded (Blink
+    /// measures the space in floating point, then multiplies), at most 2^31 − 1 units as in
+    /// ``tabStop(_:)``; 50 px without a space.
+    static func unroundedTabStop(_ fonts: [HBFont], scale: Int32) -> Int {
+        for font in fonts {
+            guard let face = hb_font_get_face(font.pointer) else { continue }
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
+            // A font of the face at its own scale gives the advance in font units, unrounded.
+            let unscaled = hb_font_create(face)
+            defer { hb_font_destroy(unscaled) }
+            let units = Double(hb_font_get_glyph_h_advance(unscaled, glyph))
+            let upem = Double(hb_face_get_upem(face))
+            guard units > 0, upem > 0 else { continue }
+            return Int(min((8 * units * Double(scale) / upem).rounded(), Double(Int32.max)))
+        }
+        return 50 * 1024
     }
 
     /// The advance of U+0020 in the first font that has one with a positive advance, in 1/1024 px.
