@@ -18,6 +18,13 @@
 ///   primary font, from the line's start), so a segment holding one is as wide as where it starts
 ///   makes it; like a space, a tab at the end of a line hangs.
 ///
+/// In the browser modes (``LineBreaking``), as Blink does:
+/// - white space hangs always, also after a cluster wider than the line (`PreparedText` marks it);
+/// - a break after `-` before a digit (Blink's rule, see `BrowserBreakRules`) needs the character
+///   before the `-`, which a line starting at the `-` does not see: there, the word goes on, broken
+///   between clusters (`#A-10293` at a narrow width gives `#A`, `-10`, `29`, `3`);
+/// - the width given is Blink's (see `PreparedText.fillWidth`).
+///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
 /// widest line a line would lose its last piece (or its hanging space); at the smallest width that
 /// lets some line take in what went to the next line, that line would change.
@@ -144,13 +151,18 @@ struct LineBreaker {
                     line.end = contentEnd
                     return true
                 }
+                if segment.followsHyphenBeforeDigit && line.clusters == 1
+                    && line.start == prepared.clusters[Int(segment.firstCluster) - 1].start {
+                    // The line starts at the "-": no break after it, the word goes on (see above).
+                    return breakClusters(of: segment, continuingLine: true)
+                }
                 guard close(change: needed, moreFollows: true) else { return false }
                 if segment.hasTab { content = contentWidth(of: segment, at: 0) }
             }
             // The segment starts a line (inside a ligature, with the ligature's tail drawn on its own).
             let lead = prepared.lineStartAdjust(at: Int(segment.firstCluster))
             if lead + content + segment.endAdjust > width && segment.contentClusterCount > 1 {
-                return breakClusters(of: segment)
+                return breakClusters(of: segment, continuingLine: false)
             }
             line = OpenLine(start: segment.byteStart)
             line.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
@@ -219,23 +231,31 @@ struct LineBreaker {
         }
 
         /// Breaks a segment too wide for any line between grapheme clusters, closing every full line
-        /// and leaving the last piece open. Returns false when the line limit stopped the layout.
-        mutating func breakClusters(of segment: Segment) -> Bool {
+        /// and leaving the last piece open; with `continuingLine`, its first clusters go on the open
+        /// line as long as they fit. Returns false when the line limit stopped the layout.
+        mutating func breakClusters(of segment: Segment, continuingLine: Bool) -> Bool {
             let clusters = prepared.clusters
             let end = Int(segment.contentEnd)
             var index = Int(segment.firstCluster)
+            var continuing = continuingLine && line.isOpen
             while true {
-                var current = OpenLine(start: clusters[index].start)
-                // The first cluster goes on the line whatever its width (inside a ligature, with the
-                // ligature's tail drawn on its own).
-                let first = clusters[index]
-                if first.flags.contains(.space) {
-                    current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
+                var current: OpenLine
+                if continuing {
+                    current = line
+                    continuing = false
                 } else {
-                    current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
-                                       endAdjust: Int(first.breakAdjust), clusters: 1)
+                    current = OpenLine(start: clusters[index].start)
+                    // The first cluster goes on the line whatever its width (inside a ligature, with the
+                    // ligature's tail drawn on its own).
+                    let first = clusters[index]
+                    if first.flags.contains(.space) {
+                        current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
+                    } else {
+                        current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
+                                           endAdjust: Int(first.breakAdjust), clusters: 1)
+                    }
+                    index += 1
                 }
-                index += 1
                 var change = 0
                 while index < end {
                     let cluster = clusters[index]

@@ -134,6 +134,10 @@ struct Segment: Hashable, Sendable {
     /// The segment holds a tab, so its widths depend on where it starts (the fields above count the
     /// tab's shaped advance, which layout replaces).
     var hasTab = false
+    /// Browser modes: the segment starts with a digit after a "-" that ended the segment before, a
+    /// break Blink allows only after an ASCII letter or digit before the "-" — which a line starting
+    /// at the "-" does not see (see `LineBreaker`).
+    var followsHyphenBeforeDigit = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

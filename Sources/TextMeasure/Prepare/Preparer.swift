@@ -178,7 +178,8 @@ struct Preparer {
             if breaking.isBrowser { applyBrowserAdvances(bytes, firstCluster: firstCluster, context) }
 
             // 4. Segments between break opportunities; trailing spaces hang.
-            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags)
+            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags,
+                           bytes: bytes, breaking: breaking)
         }
 
         /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
@@ -387,10 +388,16 @@ struct Preparer {
             return widths
         }
 
+        /// Whether a segment starting at byte `start` begins with an ASCII digit after "-".
+        private static func followsHyphenBeforeDigit(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            start > 0 && bytes[start - 1] == 0x2D && bytes[start] >= 0x30 && bytes[start] <= 0x39
+        }
+
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
         /// width of their content and of the white space that hangs after it.
         private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
-                                             firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>) {
+                                             firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
+                                             bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) {
             let clusters = self.clusters
             var segmentStart = 0
             for i in 1...itemized.count {
@@ -410,7 +417,8 @@ struct Preparer {
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
                         ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
-                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab))
+                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab,
+                    followsHyphenBeforeDigit: breaking.isBrowser && Self.followsHyphenBeforeDigit(itemized[segmentStart].start, bytes)))
                 segmentStart = i
             }
         }
