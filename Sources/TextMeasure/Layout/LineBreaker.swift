@@ -20,9 +20,10 @@
 ///
 /// In the browser modes (``LineBreaking``), as Blink does:
 /// - white space hangs always, also after a cluster wider than the line (`PreparedText` marks it);
-/// - a break after `-` before a digit (Blink's rule, see `BrowserBreakRules`) needs the character
-///   before the `-`, which a line starting at the `-` does not see: there, the word goes on, broken
-///   between clusters (`#A-10293` at a narrow width gives `#A`, `-10`, `29`, `3`);
+/// - a break after `-` before a digit or a character past ASCII needs the character before the `-`,
+///   which a line starting at the `-` does not see (Blink's rule, see `BrowserBreakRules`; UAX #14
+///   LB20a): there, the word goes on, broken between clusters (`#A-10293` at a narrow width gives
+///   `#A`, `-10`, `29`, `3`);
 /// - the width given is Blink's (see `PreparedText.fillWidth`).
 ///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
@@ -151,7 +152,7 @@ struct LineBreaker {
                     line.end = contentEnd
                     return true
                 }
-                if segment.followsHyphenBeforeDigit && line.clusters == 1
+                if segment.followsHyphen && line.clusters == 1
                     && line.start == prepared.clusters[Int(segment.firstCluster) - 1].start {
                     // The line starts at the "-": no break after it, the word goes on (see above).
                     return breakClusters(of: segment, continuingLine: true)

@@ -134,10 +134,12 @@ struct Segment: Hashable, Sendable {
     /// The segment holds a tab, so its widths depend on where it starts (the fields above count the
     /// tab's shaped advance, which layout replaces).
     var hasTab = false
-    /// Browser modes: the segment starts with a digit after a "-" that ended the segment before, a
-    /// break Blink allows only after an ASCII letter or digit before the "-" — which a line starting
-    /// at the "-" does not see (see `LineBreaker`).
-    var followsHyphenBeforeDigit = false
+    /// Browser modes: the segment follows a "-" that ended the segment before, and the break between
+    /// them depends on the character before the "-" — which a line starting at the "-" does not see
+    /// (Blink looks for breaks from the line's start): before a digit, Blink's rule allows it only
+    /// after an ASCII letter or digit; before a character past ASCII, Chromium's ICU (UAX #14 LB20a)
+    /// forbids it after a word-initial hyphen. See `LineBreaker`.
+    var followsHyphen = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

@@ -388,9 +388,11 @@ struct Preparer {
             return widths
         }
 
-        /// Whether a segment starting at byte `start` begins with an ASCII digit after "-".
-        private static func followsHyphenBeforeDigit(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            start > 0 && bytes[start - 1] == 0x2D && bytes[start] >= 0x30 && bytes[start] <= 0x39
+        /// Whether a segment starting at byte `start` follows a "-" with a break that needs to see the
+        /// character before the "-": before an ASCII digit (Blink's rule) or a character past ASCII
+        /// (ICU's; Chromium's ICU has UAX #14 LB20a, no break after a word-initial hyphen).
+        private static func followsHyphen(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            start > 0 && bytes[start - 1] == 0x2D && (bytes[start] >= 0x80 || (bytes[start] >= 0x30 && bytes[start] <= 0x39))
         }
 
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
@@ -418,7 +420,7 @@ struct Preparer {
                     endAdjust: contentEnd == i && contentEnd > segmentStart
                         ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
                     isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab,
-                    followsHyphenBeforeDigit: breaking.isBrowser && Self.followsHyphenBeforeDigit(itemized[segmentStart].start, bytes)))
+                    followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes)))
                 segmentStart = i
             }
         }
