@@ -372,10 +372,19 @@ struct Preparer {
         }
 
         /// The advances of `window` before and after `boundary`, each shaped on its own (through the
-        /// measurer's cache of broken ligatures).
+        /// measurer's cache of broken ligatures). In the browser modes the piece before the boundary
+        /// is shaped without the text after it, as Blink draws the end of a line (not cached: the
+        /// cache's pieces are Pango's).
         private static func pieceWidths(window: Range<Int>, boundary: Int, of bytes: UnsafeBufferPointer<UInt8>,
                                         run: Run, font handle: HBFont.Handle, _ context: Context) -> LigatureBreakCache.Widths {
             let font = handle.pointer
+            if context.breaking.isBrowser {
+                let scratch = context.scratch
+                return LigatureBreakCache.Widths(
+                    head: Shaper.advanceEndingLine(window.lowerBound..<boundary, in: bytes, run: run, font: font,
+                                                   scratch: scratch),
+                    tail: Shaper.advance(of: boundary..<window.upperBound, in: bytes, run: run, font: font, scratch: scratch))
+            }
             let cache = run.startsInsideGrapheme ? nil : context.ligatureBreaks
             let key = cache == nil ? nil
                 : LigatureBreakCache.key(window: window, boundary: boundary, of: bytes, run: run, font: handle.id)
