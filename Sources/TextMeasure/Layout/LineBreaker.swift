@@ -24,6 +24,11 @@
 ///   which a line starting at the `-` does not see (Blink's rule, see `BrowserBreakRules`; UAX #14
 ///   LB20a): there, the word goes on, broken between clusters (`#A-10293` at a narrow width gives
 ///   `#A`, `-10`, `29`, `3`);
+/// - a word broken between clusters takes as many clusters as fit with their advances in context,
+///   then gives clusters back while the line, with its last cluster drawn as a line end (see
+///   `PreparedCluster.breakAdjust`: a broken ligature's head, an Arabic lam no longer joined), does
+///   not fit (Blink's `ShapingLineBreaker`); Pango instead stops at the first cluster that does
+///   not fit as a line end;
 /// - the width given is Blink's (see `PreparedText.fillWidth`).
 ///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
@@ -66,6 +71,9 @@ struct LineBreaker {
         var hangsBecauseContentFits = false
         /// Whether the line holds anything yet (a closed line is not open until something starts one).
         var isOpen = false
+        /// A least width for the line besides its visible width (0 when none): for a line a browser
+        /// broke inside a word, its width in context, which must fit too.
+        var requirement = 0
 
         /// The line's width as drawn: white space excluded, lost kerning included.
         var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
@@ -96,7 +104,8 @@ struct LineBreaker {
     /// `record` for every line kept when `record` is given.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
                        record: ((LineRecord) -> Void)? = nil) -> Outcome {
-        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record)
+        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record,
+                            fitsInContextFirst: prepared.style.breaking.isBrowser)
         filler.run()
         return filler.outcome
     }
@@ -112,11 +121,17 @@ struct LineBreaker {
         /// mutates it for every segment).
         var line = OpenLine()
 
-        init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?) {
+        /// Whether a word broken between clusters is filled by advances in context first, then
+        /// trimmed to fit as drawn (Blink), rather than cluster by cluster as drawn (Pango).
+        let fitsInContextFirst: Bool
+
+        init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?,
+             fitsInContextFirst: Bool) {
             self.prepared = prepared
             self.width = width
             self.maxLines = maxLines
             self.record = record
+            self.fitsInContextFirst = fitsInContextFirst
         }
 
         mutating func run() {
@@ -209,6 +224,35 @@ struct LineBreaker {
             return (earliest + stop - 1) / stop * stop - x
         }
 
+        /// Browser modes: `line` holds clusters up to `index` (exclusive), whose advance in context
+        /// no longer fits. Gives clusters back, down to `kept`, while the line as drawn (its last
+        /// cluster's break adjustment included) is wider than the width; moves `index` back with them.
+        /// Returns the smallest width at which the line would end later: where some longer prefix,
+        /// given back or not reached, fits both in context and as drawn.
+        func giveBack(_ line: inout OpenLine, next index: inout Int, kept: Int, end: Int) -> Int {
+            let clusters = prepared.clusters
+            // Prefixes past the line: each needs its width in context and as drawn; widths in
+            // context only grow, so stop once they pass the best found.
+            var change = Int.max
+            var inContext = line.content
+            var next = index
+            while next < end {
+                inContext += Int(clusters[next].advance)
+                guard inContext < change else { break }
+                change = min(change, max(inContext, inContext + Int(clusters[next].breakAdjust)))
+                next += 1
+            }
+            while index > kept && line.visibleWidth > width {
+                change = min(change, max(line.content, line.visibleWidth))
+                index -= 1
+                line.content -= Int(clusters[index].advance)
+                line.advance = line.content
+                line.clusters -= 1
+                line.endAdjust = Int(clusters[index - 1].breakAdjust)
+            }
+            return change
+        }
+
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
         /// width at which this line would have taken in what follows it.
         mutating func close(change: Int?, moreFollows: Bool) -> Bool {
@@ -219,7 +263,7 @@ struct LineBreaker {
             outcome.widestLine = max(outcome.widestLine, visible)
             // A lone cluster stays alone at any narrower width, unless space hangs after it.
             if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
-                outcome.minimumWidth = max(outcome.minimumWidth, visible)
+                outcome.minimumWidth = max(outcome.minimumWidth, visible, current.requirement)
             }
             if let change { outcome.changeWidth = min(outcome.changeWidth, change) }
             record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
@@ -241,10 +285,13 @@ struct LineBreaker {
             var continuing = continuingLine && line.isOpen
             while true {
                 var current: OpenLine
+                /// Clusters before this one are never given back.
+                var kept = index
                 if continuing {
                     current = line
                     continuing = false
                 } else {
+                    kept = index + 1
                     current = OpenLine(start: clusters[index].start)
                     // The first cluster goes on the line whatever its width (inside a ligature, with the
                     // ligature's tail drawn on its own).
@@ -267,6 +314,13 @@ struct LineBreaker {
                         }
                         current.addSpace(advance(of: cluster, at: current.advance),
                                          always: cluster.flags.contains(.hangsAlways))
+                    } else if fitsInContextFirst {
+                        let advance = advance(of: cluster, at: current.advance)
+                        if current.advance + advance > width {
+                            change = giveBack(&current, next: &index, kept: kept, end: end)
+                            break
+                        }
+                        current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
                     } else {
                         let advance = advance(of: cluster, at: current.advance)
                         let needed = current.advance + advance + Int(cluster.breakAdjust)
@@ -278,7 +332,12 @@ struct LineBreaker {
                     }
                     index += 1
                 }
+                if fitsInContextFirst && index == end && current.visibleWidth > width {
+                    // The word's last piece must fit as drawn too.
+                    change = giveBack(&current, next: &index, kept: kept, end: end)
+                }
                 current.end = clusters[index - 1].end
+                if fitsInContextFirst && index < end { current.requirement = current.content }
                 line = current
                 if index == end { return true }
                 guard close(change: change, moreFollows: true) else { return false }
