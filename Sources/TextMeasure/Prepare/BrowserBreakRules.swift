@@ -13,8 +13,9 @@ import CUnicodeBreak
 ///   minus sign: `x -1`).
 ///
 /// Everything else is ICU's (a pair with a character past ASCII, controls). Hard breaks inside a
-/// paragraph (lone CR, U+2028, U+2029, NEL, FF, VT: all mandatory for ICU) are ordinary opportunities
-/// in a browser: ``apply(to:bytes:)`` clears their mandatory flag.
+/// paragraph (U+2028, U+2029, NEL, FF, VT: all mandatory for ICU) are ordinary opportunities in a
+/// browser: ``apply(to:bytes:)`` clears their mandatory flag; after a lone CR there is no break at
+/// all (`"Mac\rline"` is one word for Blink).
 ///
 /// Measured in Chromium 156 (see `docs/chromium-differences.md`, rules 3, 4, 5, 11 and 14).
 enum BrowserBreakRules {
@@ -40,7 +41,9 @@ enum BrowserBreakRules {
             for i in 1..<count {
                 let current = bytes[i]
                 flags[i] &= ~UInt8(CUB_MANDATORY_BREAK)
-                if isBreakableSpace(current) {
+                if previous == 0x0D {
+                    flags[i] &= ~lineBreak              // a lone CR joins what follows (Blink)
+                } else if isBreakableSpace(current) {
                     flags[i] &= ~lineBreak             // never before a space
                 } else if isBreakableSpace(previous) {
                     flags[i] |= lineBreak               // always after a run of spaces

@@ -237,11 +237,11 @@ struct Preparer {
             let itemized = context.scratch.clusters
             for (i, cluster) in itemized.enumerated() {
                 let lead = bytes[cluster.start]
+                let end = i + 1 < itemized.count ? itemized[i + 1].start : bytes.count
+                let index = firstCluster + i
                 guard lead == 0x0D || lead == 0x0C || lead == 0xC2 || lead == 0xE2 else { continue }
                 let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: cluster.start)
-                let end = i + 1 < itemized.count ? itemized[i + 1].start : bytes.count
                 guard length == end - cluster.start else { continue }   // lone characters only
-                let index = firstCluster + i
                 switch scalar {
                 case 0x0D, 0x0C, 0x85:
                     clusters[index].advance = 0
@@ -250,15 +250,19 @@ struct Preparer {
                     clusters[index].advance = Int32(clamping: context.spaceAdvance)
                     clusters[index].breakAdjust = 0
                 case 0xAD:
-                    let font = context.fonts[cluster.font ?? 0].pointer
-                    var glyph: hb_codepoint_t = 0
-                    if hb_font_get_nominal_glyph(font, 0x2010, &glyph) != 0 || hb_font_get_nominal_glyph(font, 0x2D, &glyph) != 0 {
-                        let hyphen = Int(hb_font_get_glyph_h_advance(font, glyph))
-                        clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust) + hyphen)
-                    }
+                    clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
+                                                        + Self.hyphenAdvance(context.fonts[cluster.font ?? 0].pointer))
                 default: break
                 }
             }
+        }
+
+        /// The hyphen a break at a soft hyphen shows: U+2010, else "-", of `font`; 0 when it has neither.
+        private static func hyphenAdvance(_ font: OpaquePointer) -> Int {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font, 0x2010, &glyph) != 0 || hb_font_get_nominal_glyph(font, 0x2D, &glyph) != 0
+            else { return 0 }
+            return Int(hb_font_get_glyph_h_advance(font, glyph))
         }
 
         /// Gives each grapheme cluster its share of the HarfBuzz clusters' advances: a ligature spanning
