@@ -18,11 +18,25 @@ struct ChromiumDifferentialTests {
         var lineCount: Int
     }
 
-    /// The least agreement allowed, per dominant script (see ``script(of:)``), a little below what
-    /// was measured (in parentheses) so that a regression of one or two layouts fails.
-    static let minimumAgreement: [String: Double] = [
-        "Latin": 1.0,
-        "all": 0,
+    /// The fewest agreeing layouts allowed per dominant script (see ``script(of:)``) and overall
+    /// ("all"): one below what was measured (in the comment), so that any regression of two layouts
+    /// fails. What the disagreements left are, and why: `docs/chromium-differences.md`.
+    static let minimumAgreeing: [String: Int] = [
+        "Arabic": 1_137,                                // 1,138 / 1,140 = 99.82 %
+        "Chinese (Han)": 599,                           // 600 / 600
+        "Cyrillic": 479,                                // 480 / 480
+        "Devanagari": 839,                              // 840 / 840
+        "Greek": 299,                                   // 300 / 300
+        "Hangul": 466,                                  // 467 / 480 = 97.29 % (Chromium's fallback quirk)
+        "Hebrew": 479,                                  // 480 / 480
+        "Japanese (Kana + Han)": 539,                   // 540 / 540
+        "Latin": 6_699,                                 // 6,700 / 6,720 = 99.70 % (ligatures below a glyph)
+        "Thai": 528,                                    // 529 / 540 = 97.96 % (ICU dictionaries)
+        "emoji": 539,                                   // 540 / 540
+        "math/symbols": 58,                             // 59 / 60
+        "mixed": 717,                                   // 718 / 720
+        "other (digits, punctuation, spaces)": 119,     // 120 / 120
+        "all": 13_510,                                  // 13,511 / 13,560 = 99.64 %
     ]
 
     @Test("`.browser` agrees with Chromium per script")
@@ -57,10 +71,11 @@ struct ChromiumDifferentialTests {
             .write(toFile: Fixtures.root + "/.build/chromium-disagreements.txt", atomically: true, encoding: .utf8)
         print("Chromium agreement (.browser):\n  " + summary.joined(separator: "\n  "))
         for (group, (agree, total)) in tally {
-            let minimum = Self.minimumAgreement[group] ?? Self.minimumAgreement["all"]!
-            #expect(Double(agree) / Double(total) >= minimum,
-                    "\(group): \(agree)/\(total); disagreements in .build/chromium-disagreements.txt")
+            let minimum = Self.minimumAgreeing[group] ?? total
+            #expect(agree >= minimum, "\(group): \(agree)/\(total), at least \(minimum) expected; disagreements in .build/chromium-disagreements.txt")
         }
+        // The target: 99.5 % overall.
+        #expect(Double(tally["all"]!.agree) >= 0.995 * Double(cases.count))
     }
 
     /// The rows of `Tests/Fixtures/chromium/<corpus>.tsv` with their texts from `Tests/Corpus/<corpus>.txt`.
