@@ -7,11 +7,15 @@
 /// | | ``pango`` | ``browser`` |
 /// |---|---|---|
 /// | hard breaks | `\n`, `\r\n`, lone `\r`, U+2028, U+2029 | `\n` and `\r\n` only; a final one adds no empty line |
-/// | between two ASCII characters | ICU (UAX #14) | Blink's pair table: no break after `/` in a URL, a break after `-` before a digit |
+/// | between two ASCII characters | ICU (UAX #14) | Blink's pair table: no break after `/` in a URL |
+/// | `-` before a digit | no break | a break after an ASCII letter or digit |
 /// | after a run of spaces | ICU | always a break |
 /// | small kana, `ー` | no break before (strict) | a break before (`line-break: normal`) |
 /// | white space after a cluster wider than the line | starts the next line | hangs |
 /// | a line fits when | its width ≤ the width | its width ≤ the width in 1/64 px, + 1/64 px |
+/// | a word broken between clusters | cluster by cluster, as drawn | as many as fit in context, then back off until it fits as drawn |
+/// | tabs | stops of 8 spaces, at least a space away | stops of 8 unrounded spaces, at least half a space away |
+/// | a space's font | its neighbours' | the first that has it |
 ///
 /// ``browser`` follows Chromium for a text view styled `white-space: pre-wrap; overflow-wrap: anywhere;
 /// word-break: normal; line-break: auto`; ``browserStrict`` is the same with `line-break: strict`. What
