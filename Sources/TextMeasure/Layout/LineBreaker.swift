@@ -93,7 +93,7 @@ struct LineBreaker {
             hangsBecauseContentFits = false
         }
 
-        /// Adds hanging white space; `startsRun` white space hangs whatever the content's width.
+        /// Adds hanging white space; with `always` it hangs whatever the content's width.
         mutating func addSpace(_ width: Int, always: Bool) {
             advance += width
             if !always { hangsBecauseContentFits = true }

@@ -30,10 +30,11 @@ struct Preparer {
                 var builder = Builder()
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: style.breaking.isBrowser), fonts: fonts.map(\.handle),
-                                      shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch,
-                                      breaking: style.breaking,
-                                      spaceAdvance: style.breaking.isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
+                let isBrowser = style.breaking.isBrowser
+                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: isBrowser),
+                                      fonts: fonts.map(\.handle), shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
+                                      scratch: scratch, breaking: style.breaking,
+                                      spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
                     guard failure == nil else { return }
