@@ -8,6 +8,8 @@
 
 // One prototype per kind, opened once; each thread clones its own working copies.
 static UBreakIterator *line_prototype;
+// ICU's `line_normal` rules (CSS `line-break: normal`: a break before small kana and U+30FC).
+static UBreakIterator *line_normal_prototype;
 static UBreakIterator *grapheme_prototype;
 static UErrorCode prototype_status = U_ZERO_ERROR;
 static pthread_once_t prototype_once = PTHREAD_ONCE_INIT;
@@ -15,6 +17,7 @@ static pthread_key_t thread_key;
 
 typedef struct {
     UBreakIterator *line;
+    UBreakIterator *line_normal;   // cloned on first use: most threads never need it
     UBreakIterator *grapheme;
     // The text as UTF-16 (ICU iterates native UTF-16 much faster than UTF-8 through UText), and for
     // each UTF-16 index the UTF-8 offset it starts at.
@@ -27,6 +30,7 @@ static void free_thread_iterators(void *pointer) {
     thread_iterators *its = pointer;
     if (its == NULL) return;
     if (its->line) ubrk_close(its->line);
+    if (its->line_normal) ubrk_close(its->line_normal);
     if (its->grapheme) ubrk_close(its->grapheme);
     free(its->utf16);
     free(its->utf8_offset);
@@ -74,6 +78,9 @@ static void open_prototypes(void) {
     // The root locale: UAX #14 defaults plus ICU's dictionaries for South-East Asian scripts.
     line_prototype = ubrk_open(UBRK_LINE, "", NULL, 0, &prototype_status);
     if (U_FAILURE(prototype_status)) return;
+    // The same with the `lb` keyword: ICU picks its `line_normal` rule set.
+    line_normal_prototype = ubrk_open(UBRK_LINE, "@lb=normal", NULL, 0, &prototype_status);
+    if (U_FAILURE(prototype_status)) return;
     grapheme_prototype = ubrk_open(UBRK_CHARACTER, "", NULL, 0, &prototype_status);
 }
 
@@ -101,11 +108,23 @@ static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
 }
 
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
+    return cub_analyze_with(utf8, length, flags, CUB_STRICTNESS_STRICT);
+}
+
+int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
     memset(flags, 0, (size_t)length + 1);
     if (length == 0) return 0;
     UErrorCode status = U_ZERO_ERROR;
     thread_iterators *its = iterators_for_this_thread(&status);
     if (its == NULL) return status;
+    UBreakIterator *line = its->line;
+    if (strictness == CUB_STRICTNESS_NORMAL) {
+        if (its->line_normal == NULL) {
+            its->line_normal = ubrk_clone(line_normal_prototype, &status);
+            if (U_FAILURE(status)) return status;
+        }
+        line = its->line_normal;
+    }
 
     // ASCII without CR or LF (paragraphs never hold them): every byte is its own grapheme cluster
     // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped.
@@ -128,10 +147,10 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
             }
         }
     }
-    ubrk_setText(its->line, its->utf16, units, &status);
+    ubrk_setText(line, its->utf16, units, &status);
     if (U_SUCCESS(status)) {
-        for (int32_t b = ubrk_following(its->line, 0); b != UBRK_DONE; b = ubrk_next(its->line)) {
-            int32_t rule = ubrk_getRuleStatus(its->line);
+        for (int32_t b = ubrk_following(line, 0); b != UBRK_DONE; b = ubrk_next(line)) {
+            int32_t rule = ubrk_getRuleStatus(line);
             flags[offset[b]] |= CUB_LINE_BREAK;
             if (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) flags[offset[b]] |= CUB_MANDATORY_BREAK;
         }

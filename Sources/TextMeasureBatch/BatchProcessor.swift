@@ -167,7 +167,7 @@ package struct BatchProcessor: Sendable {
     func parse(item value: JSONValue) -> Parsed {
         guard case .object(let fields) = value else { return .failed(Self.error("each line must be a JSON object")) }
         // One pass over the fields (the first of a repeated key wins); no dictionary per line.
-        var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?)
+        var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?, breaking: JSONValue?)
         var extras: [(String, JSONValue)] = []
         var extraKeys: Set<String> = []   // used past a few extras only: below that a linear search is faster
         for (key, value) in fields {
@@ -176,6 +176,7 @@ package struct BatchProcessor: Sendable {
             case "width": if field.width == nil { field.width = value }
             case "size": if field.size == nil { field.size = value }
             case "maxLines": if field.maxLines == nil { field.maxLines = value }
+            case "breaking": if field.breaking == nil { field.breaking = value }
             default:
                 // Echoed once, and never over the output's own keys: a line holding a key twice is
                 // read differently by different JSON readers (most keep the last, the echoed one).
@@ -205,6 +206,12 @@ package struct BatchProcessor: Sendable {
             }
             style.maxLines = maxLines
         }
+        if let breakingValue = field.breaking {
+            guard case .string(let name) = breakingValue, let breaking = LineBreaking(rawValue: name) else {
+                return .failed(Self.error(Self.breakingError, extras))
+            }
+            style.breaking = breaking
+        }
         // Ranges are the library's own (`MeasurementLimits`), checked before any work; what the
         // measurement may still refuse (ICU failing on the text) is reported the same way.
         do throws(TextMeasureError) {
@@ -215,6 +222,11 @@ package struct BatchProcessor: Sendable {
         }
         return .request(StoreQuery(text: TextKey(text), style: style, width: width), extras: extras)
     }
+
+    /// The error for a `"breaking"` that names no ``LineBreaking``.
+    static let breakingError = "\"breaking\" must be "
+        + LineBreaking.allCases.map { "\"\($0.rawValue)\"" }.dropLast().joined(separator: ", ")
+        + " or \"\(LineBreaking.allCases.last!.rawValue)\""
 
     /// The keys of the output's own fields, which input fields of the same name do not overwrite.
     static let outputKeys: Set<String> = ["error", "lineCount", "height", "truncated"]

@@ -14,8 +14,9 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Measure JSON Lines from standard input, one result line per input line.",
         discussion: """
-            Each input line is {"text": String, "width": Number, "size"?: Number, "maxLines"?: Int}; \
-            "size" and "maxLines" override the options. Each output line is \
+            Each input line is {"text": String, "width": Number, "size"?: Number, "maxLines"?: Int, \
+            "breaking"?: "pango" | "browser" | "browser-strict"}; "size", "maxLines" and "breaking" override \
+            the options. Each output line is \
             {"lineCount": Int, "height": Number, "truncated": Bool} followed by the input's other fields \
             (an "id", say), or {"error": "<why>"} for a line that cannot be measured. Output order is \
             input order; the exit status is 0 whatever the lines held.

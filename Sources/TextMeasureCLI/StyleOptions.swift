@@ -20,6 +20,12 @@ struct StyleOptions: ParsableArguments {
     @Option(name: .customLong("line-height-multiple"), help: "Line height as a multiple of the size.")
     var lineHeightMultiple: Double?
 
+    @Option(help: ArgumentHelp("""
+        Whose line-breaking rules: pango (the default), browser (Chromium's, for white-space: pre-wrap; \
+        overflow-wrap: anywhere) or browser-strict (the same with line-break: strict).
+        """, valueName: "rules"))
+    var breaking: LineBreaking = .pango
+
     func validate() throws {
         if lineHeight != nil && lineHeightMultiple != nil {
             throw ValidationError("give either --line-height or --line-height-multiple, not both")
@@ -43,7 +49,7 @@ struct StyleOptions: ParsableArguments {
 
     var style: TextStyle {
         let height: LineHeight = lineHeight.map { .fixed($0) } ?? lineHeightMultiple.map { .multiple($0) } ?? .natural
-        return TextStyle(size: size, lineHeight: height, maxLines: maxLines)
+        return TextStyle(size: size, lineHeight: height, maxLines: maxLines, breaking: breaking)
     }
 
     /// The measurer for these fonts; a font that cannot be used stops the command with its reason.

@@ -17,9 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Measure text over HTTP: POST /v1/measure, GET /healthz, GET /metrics.",
         discussion: """
             POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
-            "maxLines"?: Int}, other fields echoed) or an array of them, and answers with the batch \
+            "maxLines"?: Int, "breaking"?: "pango" | "browser" | "browser-strict"}, other fields echoed) or an array of them, and answers with the batch \
             protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections and \
-            lets requests in flight finish; then what was measured is written to the height store             (--store) before the process exits.
+            lets requests in flight finish; then what was measured is written to the height store \
+            (--store) before the process exits.
             """)
 
     @Option(help: "The address to listen on.")
@@ -45,6 +46,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("line-height-multiple"), help: "Line height as a multiple of the size.")
     var lineHeightMultiple: Double?
 
+    @Option(help: ArgumentHelp("""
+        Whose line-breaking rules for items without "breaking": pango (the default), browser or \
+        browser-strict (see `textmeasure measure --help`).
+        """, valueName: "rules"))
+    var breaking: LineBreaking = .pango
+
     @Option(help: "Prepared texts kept for reuse (see `textmeasure batch --help`).")
     var cachedTexts = 1_000
 
@@ -69,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     var style: TextStyle {
         let height: LineHeight = lineHeight.map { .fixed($0) } ?? lineHeightMultiple.map { .multiple($0) } ?? .natural
-        return TextStyle(size: size, lineHeight: height, maxLines: maxLines)
+        return TextStyle(size: size, lineHeight: height, maxLines: maxLines, breaking: breaking)
     }
 
     func validate() throws {

@@ -5,15 +5,22 @@ import TextMeasure
 ///
 /// Covered: the fonts' content digests (``FontDigests``), the layout version
 /// (``TextMeasure/TextMeasurer/layoutVersion``), the style (size, line height mode and value,
-/// `maxLines`, break rules) and the text's UTF-8 bytes. Stable across processes and machines: no
-/// paths, no addresses, integers little-endian, doubles by their IEEE bits.
+/// `maxLines`, break rules: ``breakRules(_:)``) and the text's UTF-8 bytes. Stable across processes
+/// and machines: no paths, no addresses, integers little-endian, doubles by their IEEE bits.
 enum StoreKey {
     /// Tag of this encoding; a change of encoding changes every key.
     private static let encoding = "textmeasure-height-key-2"
-    /// The break rules: this package has one set (UAX #14 with dictionary breaking, ICU's default
-    /// strictness, overflow breaks between grapheme clusters). A style option that changes them gets
-    /// a number of its own here.
-    private static let defaultBreakRules: UInt8 = 0
+    /// The break rules (``TextMeasure/TextStyle/breaking``), one number each, so that heights
+    /// measured with one set are never answered for another: 0 is ``TextMeasure/LineBreaking/pango``
+    /// (the one set before the style had the option), 1
+    /// ``TextMeasure/LineBreaking/browser``, 2 ``TextMeasure/LineBreaking/browserStrict``.
+    static func breakRules(_ breaking: LineBreaking) -> UInt8 {
+        switch breaking {
+        case .pango: 0
+        case .browser: 1
+        case .browserStrict: 2
+        }
+    }
 
     /// The key of `query`'s text and style with fonts of digest `fonts`.
     ///
@@ -71,7 +78,7 @@ enum StoreKey {
                 hasher.update(integer: multiple.bitPattern)
             }
             hasher.update(integer: Int64(style.maxLines))
-            hasher.update(integer: defaultBreakRules)
+            hasher.update(integer: breakRules(style.breaking))
             var prefix = SHA256()
             prefix.update(hasher.finalize())
             prefix.update([UInt8](repeating: 0, count: 32))

@@ -51,6 +51,23 @@ struct CLITests {
         #expect(both.stderr.contains("--line-height"))
     }
 
+    @Test func measureBreakingOption() throws {
+        let pango = try json(run(["measure", "--width", "100", "--json", "a\n"]).stdout)
+        #expect(pango["lineCount"] as? Int == 2)
+        let browser = try json(run(["measure", "--width", "100", "--breaking", "browser", "--json", "a\n"]).stdout)
+        #expect(browser["lineCount"] as? Int == 1)
+        let strict = try json(run(["measure", "--width", "100", "--breaking", "browser-strict", "--json", "a\n"]).stdout)
+        #expect(strict["lineCount"] as? Int == 1)
+        let bad = try run(["measure", "--width", "100", "--breaking", "chrome", "a"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--breaking"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("browser"))
+        // Batch: the option is the default of lines without "breaking".
+        let batch = try run(["batch", "--breaking", "browser"],
+                            input: #"{"text":"a\n","width":100}"# + "\n" + #"{"text":"a\n","width":100,"breaking":"pango"}"# + "\n")
+        #expect(batch.lines.map { $0.hasPrefix(#"{"lineCount":1,"#) } == [true, false], "\(batch.stdout)")
+    }
+
     @Test(arguments: ["0", "-5", "nan", "inf"])
     func measureRefusesBadWidths(width: String) throws {
         let result = try run(["measure", "--width=\(width)", "text"])

@@ -89,6 +89,18 @@ struct ServeProcessTests {
         #expect(await Self.stop(second) == 0)
     }
 
+    /// `--breaking` is the default of items without `"breaking"`.
+    @Test func serveBreakingOption() async throws {
+        let (server, port) = try await Self.startServe(["--breaking", "browser"])
+        defer { if server.isRunning { server.terminate() } }
+        let body = #"[{"text":"a\n","width":100},{"text":"a\n","width":100,"breaking":"pango"}]"#
+        let answer = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: body)
+        #expect(answer.status == 200)
+        #expect(answer.body.hasPrefix(#"[{"lineCount":1,"#), "\(answer.body)")
+        #expect(answer.body.contains(#"},{"lineCount":2,"#), "\(answer.body)")
+        #expect(await Self.stop(server) == 0)
+    }
+
     @Test func serveSaysHowToBuildAMissingServer() throws {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("serve-missing-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

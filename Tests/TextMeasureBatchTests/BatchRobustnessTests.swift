@@ -123,6 +123,18 @@ struct BatchRobustnessTests {
         #expect(line.hasSuffix(#""big":null,"tiny":5e-324,"huge":9.223372036854776e+18,"z":0}"#), "\(line)")
     }
 
+    /// `"breaking"` picks the line-breaking rules per line; anything but their names is refused by name.
+    @Test func breakingField() {
+        #expect(outcome(#"{"text":"a\n","width":100}"#).hasPrefix(#"{"lineCount":2,"#))
+        #expect(outcome(#"{"text":"a\n","width":100,"breaking":"pango"}"#).hasPrefix(#"{"lineCount":2,"#))
+        #expect(outcome(#"{"text":"a\n","width":100,"breaking":"browser"}"#).hasPrefix(#"{"lineCount":1,"#))
+        #expect(outcome(#"{"text":"a\n","width":100,"breaking":"browser-strict"}"#).hasPrefix(#"{"lineCount":1,"#))
+        let refusal = #"{"error":"\"breaking\" must be \"pango\", \"browser\" or \"browser-strict\"","id":7}"#
+        for value in [#""chrome""#, "1", "null", #""Browser""#, "[]"] {
+            #expect(outcome(#"{"text":"a","width":100,"id":7,"breaking":"# + value + "}") == refusal, "\(value)")
+        }
+    }
+
     /// Lone surrogate escapes in the text are measured as U+FFFD, like invalid UTF-8 bytes.
     @Test func loneSurrogatesAreMeasuredAsReplacementCharacters() {
         let escaped = outcome(#"{"text":"\ud800","width":100}"#)

@@ -67,13 +67,23 @@ struct HeightStoreTests {
         #expect(store.measurements(for: [query], fonts: other.cascade)[0] == nil)
         var variants: [StoreQuery] = []
         for style in [TextStyle(size: 15.5), TextStyle(size: 15, maxLines: 1), TextStyle(size: 15, lineHeight: .fixed(20)),
-                      TextStyle(size: 15, lineHeight: .multiple(1.2))] {
+                      TextStyle(size: 15, lineHeight: .multiple(1.2)), TextStyle(size: 15, breaking: .browser),
+                      TextStyle(size: 15, breaking: .browserStrict)] {
             variants.append(StoreQuery(text: query.text, style: style, width: 300))
         }
         variants.append(StoreQuery(text: TextKey("Hello, world!"), style: query.style, width: 300))
         #expect(store.measurements(for: variants, fonts: original.cascade).allSatisfy { $0 == nil })
         // Another layout version is another key.
         let digest = try FontDigests.digest(of: original.cascade)
+        // Each break-rule mode has its own number; `.pango` keeps 0, the number of every key made
+        // before the style had the option (so stored heights stay valid).
+        #expect(LineBreaking.allCases.map(StoreKey.breakRules) == [0, 1, 2])
+        let keys = Set(LineBreaking.allCases.map { breaking in
+            var style = query.style
+            style.breaking = breaking
+            return StoreKey.key(for: StoreQuery(text: query.text, style: style, width: 300), fonts: digest)
+        })
+        #expect(keys.count == 3)
         #expect(StoreKey.key(for: query, fonts: digest) != StoreKey.key(for: query, fonts: digest,
                                                                            layoutVersion: TextMeasurer.layoutVersion + 1))
         // Keys made in bulk (one context per run of one style) are the keys made one by one.

@@ -6,20 +6,22 @@ struct PreparedTextTests {
     let measurer = Fixtures.measurer
     static let widths: [Double] = [9, 30, 64, 120, 200, 333, 1000]
 
-    @Test func layoutOfAPreparedTextEqualsMeasuringFromScratch() throws {
+    @Test(arguments: LineBreaking.allCases)
+    func layoutOfAPreparedTextEqualsMeasuringFromScratch(breaking: LineBreaking) throws {
+        let style = TextStyle(size: 15, breaking: breaking)
         for text in Fixtures.corpus.prefix(60) {
-            let prepared = try measurer.prepare(text, style: TextStyle(size: 15))
+            let prepared = try measurer.prepare(text, style: style)
             for width in Self.widths {
-                #expect(try prepared.layout(width: width) == measurer.measure(text, style: TextStyle(size: 15), width: width))
+                #expect(try prepared.layout(width: width) == measurer.measure(text, style: style, width: width))
             }
         }
     }
 
     /// The valid range is exact: inside it the lines are the same; just outside, they change.
-    @Test(arguments: [11.0, 17, 24])
-    func validWidthsHoldAndAreTight(size: Double) throws {
+    @Test(arguments: [11.0, 17, 24], LineBreaking.allCases)
+    func validWidthsHoldAndAreTight(size: Double, breaking: LineBreaking) throws {
         for text in Fixtures.corpus {
-            let prepared = try measurer.prepare(text, style: TextStyle(size: size))
+            let prepared = try measurer.prepare(text, style: TextStyle(size: size, breaking: breaking))
             for width in Self.widths {
                 let result = try prepared.layout(width: width)
                 let range = result.validWidths
@@ -43,9 +45,10 @@ struct PreparedTextTests {
         }
     }
 
-    @Test func lineCountNeverGrowsWithWidth() throws {
+    @Test(arguments: LineBreaking.allCases)
+    func lineCountNeverGrowsWithWidth(breaking: LineBreaking) throws {
         for text in Fixtures.corpus {
-            let prepared = try measurer.prepare(text, style: TextStyle(size: 13))
+            let prepared = try measurer.prepare(text, style: TextStyle(size: 13, breaking: breaking))
             var previous = Int.max
             for width in stride(from: 4.0, through: 600, by: 7.5) {
                 let count = try prepared.layout(width: width).lineCount
@@ -55,9 +58,10 @@ struct PreparedTextTests {
         }
     }
 
-    @Test func maxLinesRangeStillHolds() throws {
+    @Test(arguments: LineBreaking.allCases)
+    func maxLinesRangeStillHolds(breaking: LineBreaking) throws {
         let text = Fixtures.corpus.first { $0.count > 150 }!
-        let prepared = try measurer.prepare(text, style: TextStyle(size: 15, maxLines: 2))
+        let prepared = try measurer.prepare(text, style: TextStyle(size: 15, maxLines: 2, breaking: breaking))
         let result = try prepared.layout(width: 150)
         #expect(result.isTruncated)
         #expect(try prepared.layout(width: result.validWidths.upperBound.nextDown).lines == result.lines)

@@ -20,8 +20,12 @@ import chromium_lines as cl  # noqa: E402
 SYMBOLS2 = None
 
 
+BREAKING = "pango"
+
+
 def ours_lines(binary, text, size, width):
-    out = subprocess.run([binary, "measure", "--json", "--size", str(size), "--width", str(width), text],
+    out = subprocess.run([binary, "measure", "--json", "--breaking", BREAKING, "--size", str(size), "--width",
+                          str(width), text],
                          capture_output=True, text=True, check=True).stdout
     return [(l["text"], l["width"]) for l in json.loads(out)["lines"]]
 
@@ -87,7 +91,10 @@ def main():
     p.add_argument("--binary", default=os.path.join(cl.ROOT, ".build", "release", "textmeasure"))
     p.add_argument("--input", default=os.path.join(cl.ROOT, ".build", "chromium-disagreements.tsv"))
     p.add_argument("--json")
+    p.add_argument("--breaking", default="pango", help="our rules: pango, browser or browser-strict")
     a = p.parse_args()
+    global BREAKING
+    BREAKING = a.breaking
     rows = [l.rstrip("\n").split("\t") for l in open(a.input, encoding="utf-8")][1:]
     texts = {c: dict(cl.load_corpus(c)) for c in cl.GRIDS}
     session = cl.Session()

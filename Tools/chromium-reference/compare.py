@@ -10,6 +10,7 @@ script, text).
 Usage:
   swift build -c release --product textmeasure
   Tools/chromium-reference/compare.py [--pango] [--binary PATH] [--corpus multilingual|forced-breaks]
+                                      [--breaking pango|browser|browser-strict]
 """
 
 import argparse
@@ -83,8 +84,8 @@ def build_binary():
     return os.path.join(out.stdout.strip(), "textmeasure")
 
 
-def run_ours(binary, cases):
-    lines = "".join(json.dumps({"text": t, "width": w, "size": s}) + "\n" for t, s, w in cases)
+def run_ours(binary, cases, breaking="pango"):
+    lines = "".join(json.dumps({"text": t, "width": w, "size": s, "breaking": breaking}) + "\n" for t, s, w in cases)
     run = subprocess.run(["nice", "-n", "10", binary, "batch"], input=lines, capture_output=True, text=True,
                          check=True)
     answers = [json.loads(l) for l in run.stdout.splitlines()]
@@ -115,6 +116,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary")
     parser.add_argument("--pango", action="store_true", help="also compare Pango (builds pango_lines.c)")
+    parser.add_argument("--breaking", default="pango", help="our rules: pango, browser or browser-strict")
     parser.add_argument("--corpus", action="append", choices=list(chromium_lines.GRIDS))
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "chromium-disagreements.tsv"))
     args = parser.parse_args()
@@ -127,7 +129,7 @@ def main():
         print(f"{name}: {' '.join(h.lstrip('# ') for h in header[:1])}")
         texts = dict(chromium_lines.load_corpus(name))
         cases = [(texts[n], s, w) for n, s, w, _ in rows]
-        ours = run_ours(binary, cases)
+        ours = run_ours(binary, cases, args.breaking)
         pango = run_pango(cases) if args.pango else [None] * len(cases)
         for (n, s, w, c), o, p in zip(rows, ours, pango):
             records.append((name, n, s, w, o, c, p, dominant_script(texts[n]), texts[n]))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side by side: the lines Chromium makes and the lines `textmeasure measure` makes, for experiments.
 
-Usage: explain.py [--binary PATH] SIZE WIDTH TEXT...   (TEXT may use \\n \\t \\uXXXX escapes; a TEXT of
+Usage: explain.py [--binary PATH] [--breaking pango|browser|browser-strict] SIZE WIDTH TEXT...   (TEXT may use \\n \\t \\uXXXX escapes; a TEXT of
 the form corpus:LINE, e.g. multilingual:12, names a corpus text)
 """
 import argparse
@@ -19,6 +19,7 @@ def main():
     p.add_argument("--binary", default=os.path.join(cl.ROOT, ".build", "release", "textmeasure"))
     p.add_argument("--lang")
     p.add_argument("--css", default="")
+    p.add_argument("--breaking", default="pango", help="ours: pango, browser or browser-strict")
     p.add_argument("size", type=float)
     p.add_argument("width", type=float)
     p.add_argument("texts", nargs="+")
@@ -32,8 +33,8 @@ def main():
             else:
                 text = cl.unescape(text)
             chrome = session.call("probe", text, a.size, a.width)
-            ours = json.loads(subprocess.run([a.binary, "measure", "--json", "--size", str(a.size), "--width",
-                                              str(a.width), text], capture_output=True, text=True,
+            ours = json.loads(subprocess.run([a.binary, "measure", "--json", "--breaking", a.breaking, "--size", str(a.size),
+                                              "--width", str(a.width), text], capture_output=True, text=True,
                                              check=True).stdout)
             print(f"size {cl.fmt(a.size)} width {cl.fmt(a.width)}: chromium {round(chrome['height'] / 100)} lines, "
                   f"ours {ours['lineCount']}  {json.dumps(text, ensure_ascii=False)[:100]}")

@@ -30,6 +30,17 @@ enum {
 /// zeroed first). Returns 0 on success, or an ICU error code (> 0) when ICU could not analyze the text.
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags);
 
+/// Which of ICU's line-break rule sets `cub_analyze_with` uses (CSS `line-break`).
+enum {
+    /// ICU's default rules: no break before small kana and U+30FC (UAX #14 class CJ as NS). `cub_analyze`.
+    CUB_STRICTNESS_STRICT = 0,
+    /// ICU's `line_normal` rules (locale keyword `lb=normal`): CJ breaks like an ideograph.
+    CUB_STRICTNESS_NORMAL = 1,
+};
+
+/// `cub_analyze` with the line-break rules `strictness` (a `CUB_STRICTNESS_*` value).
+int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
+
 /// Property bits returned by `cub_scalar_properties`.
 enum {
     /// General category Zs, or TAB: white space that hangs at the end of a line.

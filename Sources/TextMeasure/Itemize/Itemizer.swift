@@ -27,11 +27,18 @@ struct Run {
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
 ///    (as in Pango): it takes the font of the text around it (see `resolveFollowers`).
 ///
+/// With ``choosesFontPerCharacter`` (the browser modes), as Blink does for a `font-family` list: a
+/// space takes the first font that has it, like any other character, and only a cluster holding
+/// U+FE0F asks for a color font first (an emoji without it takes the first font that covers it,
+/// a text glyph if a text font comes first).
+///
 /// Grapheme clusters are bounded (see ``maximumNonStarters`` and ``maximumScalars``): a longer one is cut
 /// into pieces that are clusters of their own, shaped separately. No script needs more, and without a
 /// bound one cluster of N combining marks costs HarfBuzz 6.0 O(N²) time.
 struct Itemizer {
     let selector: FontSelector
+    /// Fonts are chosen as Blink chooses them (see above), not as Pango does.
+    var choosesFontPerCharacter = false
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
     nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
 
@@ -115,7 +122,7 @@ struct Itemizer {
         if isLone && first < 0x80 {
             // ASCII: no emoji, Latin or Common script, the font from a table.
             let isSpace = first == 0x20 || first == 0x09
-            let isNeutral = isSpace || first < 0x20 || first == 0x7F
+            let isNeutral = (isSpace && !choosesFontPerCharacter) || first < 0x20 || first == 0x7F
             let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
             clusters.append(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
                                     script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
@@ -125,7 +132,7 @@ struct Itemizer {
         }
         let properties = Int(cub_scalar_properties(first))
         let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
-        let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0
+        let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0 && !(isSpace && choosesFontPerCharacter)
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
         let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
         clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
@@ -223,6 +230,7 @@ struct Itemizer {
             if scalar == 0x200D { hasJoiner = true }
             offset += length
         }
+        if choosesFontPerCharacter { return false }
         if properties & CUB_EMOJI_PRESENTATION != 0 { return true }
         return hasJoiner && properties & CUB_EXTENDED_PICTOGRAPHIC != 0
     }

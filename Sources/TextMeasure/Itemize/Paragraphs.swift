@@ -1,12 +1,38 @@
-/// Splits text at hard breaks: `\n`, `\r\n`, `\r`, U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR.
-/// Each paragraph is laid out on its own; a text ending in a hard break ends with an empty paragraph,
-/// which takes one line (as in Pango, UIKit and browsers).
+/// Splits text at hard breaks. Each paragraph is laid out on its own.
+///
+/// - ``LineBreaking/pango``: `\n`, `\r\n`, `\r`, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR
+///   break; a text ending in a hard break ends with an empty paragraph, which takes one line (as in
+///   Pango and UIKit).
+/// - the browser modes: only `\n` and `\r\n` (CSS segment breaks) break, and one at the very end of
+///   the text ends the last line without starting an empty one (`"a\n"` is one line, `"\n\n"` two).
+///   A lone `\r`, U+2028 and U+2029 stay in their paragraph as characters.
 enum Paragraphs {
     /// Calls `body(start, end)` with the byte range of each paragraph, separators excluded.
-    static func forEach(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int) -> Void) {
+    ///
+    /// - Parameters:
+    ///   - bytes: The text's UTF-8 bytes.
+    ///   - breaking: Whose hard breaks apply.
+    ///   - body: Called once per paragraph, in order.
+    /// - Complexity: O(*n*) in the text's bytes.
+    static func forEach(in bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking = .pango,
+                        _ body: (Int, Int) -> Void) {
         var start = 0
         var i = 0
         let count = bytes.count
+        if breaking.isBrowser {
+            while i < count {
+                if bytes[i] == 0x0A {
+                    let end = i > start && bytes[i - 1] == 0x0D ? i - 1 : i
+                    body(start, end)
+                    i += 1
+                    start = i
+                } else {
+                    i += 1
+                }
+            }
+            if start < count || count == 0 { body(start, count) }
+            return
+        }
         while i < count {
             let byte = bytes[i]
             if byte == 0x0A || byte == 0x0D {

@@ -18,6 +18,19 @@
 ///   primary font, from the line's start), so a segment holding one is as wide as where it starts
 ///   makes it; like a space, a tab at the end of a line hangs.
 ///
+/// In the browser modes (``LineBreaking``), as Blink does:
+/// - white space hangs always, also after a cluster wider than the line (`PreparedText` marks it);
+/// - a break after `-` before a digit or a character past ASCII needs the character before the `-`,
+///   which a line starting at the `-` does not see (Blink's rule, see `BrowserBreakRules`; UAX #14
+///   LB20a): there, the word goes on, broken between clusters (`#A-10293` at a narrow width gives
+///   `#A`, `-10`, `29`, `3`);
+/// - a word broken between clusters takes as many clusters as fit with their advances in context,
+///   then gives clusters back while the line, with its last cluster drawn as a line end (see
+///   `PreparedCluster.breakAdjust`: a broken ligature's head, an Arabic lam no longer joined), does
+///   not fit (Blink's `ShapingLineBreaker`); Pango instead stops at the first cluster that does
+///   not fit as a line end;
+/// - the width given is Blink's (see `PreparedText.fillWidth`).
+///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
 /// widest line a line would lose its last piece (or its hanging space); at the smallest width that
 /// lets some line take in what went to the next line, that line would change.
@@ -58,6 +71,9 @@ struct LineBreaker {
         var hangsBecauseContentFits = false
         /// Whether the line holds anything yet (a closed line is not open until something starts one).
         var isOpen = false
+        /// A least width for the line besides its visible width (0 when none): for a line a browser
+        /// broke inside a word, its width in context, which must fit too.
+        var requirement = 0
 
         /// The line's width as drawn: white space excluded, lost kerning included.
         var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
@@ -77,10 +93,10 @@ struct LineBreaker {
             hangsBecauseContentFits = false
         }
 
-        /// Adds hanging white space; `startsRun` white space hangs whatever the content's width.
-        mutating func addSpace(_ width: Int, startsRun: Bool) {
+        /// Adds hanging white space; with `always` it hangs whatever the content's width.
+        mutating func addSpace(_ width: Int, always: Bool) {
             advance += width
-            if !startsRun { hangsBecauseContentFits = true }
+            if !always { hangsBecauseContentFits = true }
         }
     }
 
@@ -88,7 +104,8 @@ struct LineBreaker {
     /// `record` for every line kept when `record` is given.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
                        record: ((LineRecord) -> Void)? = nil) -> Outcome {
-        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record)
+        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record,
+                            fitsInContextFirst: prepared.style.breaking.isBrowser)
         filler.run()
         return filler.outcome
     }
@@ -104,11 +121,17 @@ struct LineBreaker {
         /// mutates it for every segment).
         var line = OpenLine()
 
-        init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?) {
+        /// Whether a word broken between clusters is filled by advances in context first, then
+        /// trimmed to fit as drawn (Blink), rather than cluster by cluster as drawn (Pango).
+        let fitsInContextFirst: Bool
+
+        init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?,
+             fitsInContextFirst: Bool) {
             self.prepared = prepared
             self.width = width
             self.maxLines = maxLines
             self.record = record
+            self.fitsInContextFirst = fitsInContextFirst
         }
 
         mutating func run() {
@@ -144,13 +167,18 @@ struct LineBreaker {
                     line.end = contentEnd
                     return true
                 }
+                if segment.followsHyphen && line.clusters == 1
+                    && line.start == prepared.clusters[Int(segment.firstCluster) - 1].start {
+                    // The line starts at the "-": no break after it, the word goes on (see above).
+                    return breakClusters(of: segment, continuingLine: true)
+                }
                 guard close(change: needed, moreFollows: true) else { return false }
                 if segment.hasTab { content = contentWidth(of: segment, at: 0) }
             }
             // The segment starts a line (inside a ligature, with the ligature's tail drawn on its own).
             let lead = prepared.lineStartAdjust(at: Int(segment.firstCluster))
             if lead + content + segment.endAdjust > width && segment.contentClusterCount > 1 {
-                return breakClusters(of: segment)
+                return breakClusters(of: segment, continuingLine: false)
             }
             line = OpenLine(start: segment.byteStart)
             line.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
@@ -164,14 +192,14 @@ struct LineBreaker {
         mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
             let spaceIndex = Int(segment.contentEnd)
             let space = prepared.clusters[spaceIndex].flags
-            if line.isOpen, line.visibleWidth > width, !space.contains(.startsRun) {
+            if line.isOpen, line.visibleWidth > width, !space.contains(.hangsAlways) {
                 // Space cannot hang after a cluster that already overflows.
                 guard close(change: line.visibleWidth, moreFollows: true) else { return false }
             }
             if !line.isOpen { line = OpenLine(start: prepared.clusters[spaceIndex].start) }
             let x = line.advance
             let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
-            line.addSpace(hanging, startsRun: space.contains(.startsRun))
+            line.addSpace(hanging, always: space.contains(.hangsAlways))
             return true
         }
 
@@ -188,12 +216,41 @@ struct LineBreaker {
         }
 
         /// A cluster's advance at `x` on its line: its shaped advance, or for a tab the distance to the
-        /// first tab stop at least a space (an eighth of a stop) past `x` (Pango's default tabs).
+        /// first tab stop at least `tabMinimum` past `x` (a space in Pango, half a space in Blink).
         func advance(of cluster: PreparedCluster, at x: Int) -> Int {
             guard cluster.flags.contains(.tab) else { return Int(cluster.advance) }
             let stop = prepared.tabStop
-            let earliest = x + stop / 8
+            let earliest = x + prepared.tabMinimum
             return (earliest + stop - 1) / stop * stop - x
+        }
+
+        /// Browser modes: `line` holds clusters up to `index` (exclusive), whose advance in context
+        /// no longer fits. Gives clusters back, down to `kept`, while the line as drawn (its last
+        /// cluster's break adjustment included) is wider than the width; moves `index` back with them.
+        /// Returns the smallest width at which the line would end later: where some longer prefix,
+        /// given back or not reached, fits both in context and as drawn.
+        func giveBack(_ line: inout OpenLine, next index: inout Int, kept: Int, end: Int) -> Int {
+            let clusters = prepared.clusters
+            // Prefixes past the line: each needs its width in context and as drawn; widths in
+            // context only grow, so stop once they pass the best found.
+            var change = Int.max
+            var inContext = line.content
+            var next = index
+            while next < end {
+                inContext += Int(clusters[next].advance)
+                guard inContext < change else { break }
+                change = min(change, max(inContext, inContext + Int(clusters[next].breakAdjust)))
+                next += 1
+            }
+            while index > kept && line.visibleWidth > width {
+                change = min(change, max(line.content, line.visibleWidth))
+                index -= 1
+                line.content -= Int(clusters[index].advance)
+                line.advance = line.content
+                line.clusters -= 1
+                line.endAdjust = Int(clusters[index - 1].breakAdjust)
+            }
+            return change
         }
 
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
@@ -206,7 +263,7 @@ struct LineBreaker {
             outcome.widestLine = max(outcome.widestLine, visible)
             // A lone cluster stays alone at any narrower width, unless space hangs after it.
             if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
-                outcome.minimumWidth = max(outcome.minimumWidth, visible)
+                outcome.minimumWidth = max(outcome.minimumWidth, visible, current.requirement)
             }
             if let change { outcome.changeWidth = min(outcome.changeWidth, change) }
             record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
@@ -219,33 +276,51 @@ struct LineBreaker {
         }
 
         /// Breaks a segment too wide for any line between grapheme clusters, closing every full line
-        /// and leaving the last piece open. Returns false when the line limit stopped the layout.
-        mutating func breakClusters(of segment: Segment) -> Bool {
+        /// and leaving the last piece open; with `continuingLine`, its first clusters go on the open
+        /// line as long as they fit. Returns false when the line limit stopped the layout.
+        mutating func breakClusters(of segment: Segment, continuingLine: Bool) -> Bool {
             let clusters = prepared.clusters
             let end = Int(segment.contentEnd)
             var index = Int(segment.firstCluster)
+            var continuing = continuingLine && line.isOpen
             while true {
-                var current = OpenLine(start: clusters[index].start)
-                // The first cluster goes on the line whatever its width (inside a ligature, with the
-                // ligature's tail drawn on its own).
-                let first = clusters[index]
-                if first.flags.contains(.space) {
-                    current.addSpace(advance(of: first, at: 0), startsRun: first.flags.contains(.startsRun))
+                var current: OpenLine
+                /// Clusters before this one are never given back.
+                var kept = index
+                if continuing {
+                    current = line
+                    continuing = false
                 } else {
-                    current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
-                                       endAdjust: Int(first.breakAdjust), clusters: 1)
+                    kept = index + 1
+                    current = OpenLine(start: clusters[index].start)
+                    // The first cluster goes on the line whatever its width (inside a ligature, with the
+                    // ligature's tail drawn on its own).
+                    let first = clusters[index]
+                    if first.flags.contains(.space) {
+                        current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
+                    } else {
+                        current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
+                                           endAdjust: Int(first.breakAdjust), clusters: 1)
+                    }
+                    index += 1
                 }
-                index += 1
                 var change = 0
                 while index < end {
                     let cluster = clusters[index]
                     if cluster.flags.contains(.space) {
-                        if current.visibleWidth > width && !cluster.flags.contains(.startsRun) {
+                        if current.visibleWidth > width && !cluster.flags.contains(.hangsAlways) {
                             change = current.visibleWidth
                             break
                         }
                         current.addSpace(advance(of: cluster, at: current.advance),
-                                         startsRun: cluster.flags.contains(.startsRun))
+                                         always: cluster.flags.contains(.hangsAlways))
+                    } else if fitsInContextFirst {
+                        let advance = advance(of: cluster, at: current.advance)
+                        if current.advance + advance > width {
+                            change = giveBack(&current, next: &index, kept: kept, end: end)
+                            break
+                        }
+                        current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
                     } else {
                         let advance = advance(of: cluster, at: current.advance)
                         let needed = current.advance + advance + Int(cluster.breakAdjust)
@@ -257,7 +332,12 @@ struct LineBreaker {
                     }
                     index += 1
                 }
+                if fitsInContextFirst && index == end && current.visibleWidth > width {
+                    // The word's last piece must fit as drawn too.
+                    change = giveBack(&current, next: &index, kept: kept, end: end)
+                }
                 current.end = clusters[index - 1].end
+                if fitsInContextFirst && index < end { current.requirement = current.content }
                 line = current
                 if index == end { return true }
                 guard close(change: change, moreFollows: true) else { return false }

@@ -24,7 +24,7 @@ extension PreparedText {
         let units = try MeasurementLimits.units(width: width)
         guard MeasurementLimits.maxLines.contains(maxLines) else { throw .invalidMaxLines(maxLines) }
         var lines: [TextMeasurement.Line] = []
-        let outcome = LineBreaker.layout(self, width: units, maxLines: maxLines) { line in
+        let outcome = LineBreaker.layout(self, width: fillWidth(units), maxLines: maxLines) { line in
             lines.append(TextMeasurement.Line(utf8Range: Int(line.byteStart)..<Int(line.byteEnd),
                                               width: Double(line.width) / 1024))
         }
@@ -44,15 +44,41 @@ extension PreparedText {
     /// - Complexity: O(*n*) in the text's break opportunities; without lines, no allocation.
     public func layout(width: Double, withLines: Bool) throws(TextMeasureError) -> TextMeasurement {
         if withLines { return try layout(width: width) }
-        let outcome = LineBreaker.layout(self, width: try MeasurementLimits.units(width: width), maxLines: style.maxLines)
+        let outcome = LineBreaker.layout(self, width: fillWidth(try MeasurementLimits.units(width: width)),
+                                         maxLines: style.maxLines)
         return measurement(outcome, lines: [])
+    }
+
+    /// The width lines are filled to, in 1/1024 px, for a width of `units`. In ``LineBreaking/pango``
+    /// the width itself. In the browser modes, Blink's: widths are LayoutUnits (1/64 px; a width
+    /// between two is taken down to the lower), and a line fits when its content is at most 1/64 px
+    /// wider than that (its width rounded up to 1/64 px must not exceed the width plus one unit).
+    @inline(__always)
+    private func fillWidth(_ units: Int) -> Int {
+        style.breaking.isBrowser ? units - units % Self.layoutUnit + Self.layoutUnit : units
+    }
+
+    /// Blink's LayoutUnit, 1/64 px, in 1/1024 px.
+    private static let layoutUnit = 16
+
+    /// The widths, in 1/1024 px, at which the lines found at fill width `minimum`…`change` (exclusive)
+    /// come out again: the inverse of ``fillWidth(_:)``. A fill width of `f` holds for the widths
+    /// `u` with `f − 16 ≤ u − u mod 16 < …`, so the bounds move down by a LayoutUnit and up to one.
+    private func unitBounds(_ outcome: LineBreaker.Outcome) -> (lower: Int, upper: Int) {
+        guard style.breaking.isBrowser else { return (outcome.minimumWidth, outcome.changeWidth) }
+        let unit = Self.layoutUnit
+        func roundedUp(_ value: Int) -> Int { (value + unit - 1) / unit * unit }
+        let lower = roundedUp(max(0, outcome.minimumWidth - unit))
+        let upper = outcome.changeWidth == Int.max ? Int.max : roundedUp(outcome.changeWidth - unit)
+        return (lower, upper)
     }
 
     private func measurement(_ outcome: LineBreaker.Outcome, lines: [TextMeasurement.Line]) -> TextMeasurement {
         // Widths arrive in pixels and are rounded to 1/1024 px; a pixel width w lands on unit u when
         // u − ½ ≤ 1024·w < u + ½, so the unit bounds become these pixel bounds.
-        let lower = max(0, (Double(outcome.minimumWidth) - 0.5) / 1024)
-        let upper = outcome.changeWidth == Int.max ? Double.infinity : (Double(outcome.changeWidth) - 0.5) / 1024
+        let bounds = unitBounds(outcome)
+        let lower = max(0, (Double(bounds.lower) - 0.5) / 1024)
+        let upper = bounds.upper == Int.max ? Double.infinity : (Double(bounds.upper) - 0.5) / 1024
         return TextMeasurement(
             height: Double(outcome.lineCount) * lineHeight, lineCount: outcome.lineCount,
             isTruncated: outcome.isTruncated, lineHeight: lineHeight,

@@ -9,12 +9,13 @@ public enum LineHeight: Hashable, Sendable {
     case multiple(Double)
 }
 
-/// What text is measured with: size, line height and a line limit. The fonts come from the
-/// ``TextMeasurer``.
+/// What text is measured with: size, line height, a line limit and the line-breaking rules. The fonts
+/// come from the ``TextMeasurer``.
 ///
 /// ```swift
 /// let body = TextStyle(size: 17)                          // unlimited lines, natural line height
 /// let title = TextStyle(size: 20, lineHeight: .fixed(24), maxLines: 2)
+/// let web = TextStyle(size: 16, breaking: .browser)      // wraps as Chromium does
 /// ```
 public struct TextStyle: Hashable, Sendable {
     /// Font size in pixels (points at 72 dpi).
@@ -24,6 +25,9 @@ public struct TextStyle: Hashable, Sendable {
     /// The most lines shown; 0 means unlimited. Text needing more is truncated
     /// (``TextMeasurement/isTruncated``) and measures `maxLines` lines tall.
     public var maxLines: Int
+    /// Whose line-breaking rules apply; ``LineBreaking/pango`` by default. Part of what a text is
+    /// prepared with: a ``PreparedText`` keeps the rules of its style.
+    public var breaking: LineBreaking
 
     /// Creates a style. Its values are checked against ``MeasurementLimits`` when it is used.
     ///
@@ -31,10 +35,13 @@ public struct TextStyle: Hashable, Sendable {
     ///   - size: Font size in pixels.
     ///   - lineHeight: How tall each line is.
     ///   - maxLines: The most lines shown; 0 means unlimited.
-    public init(size: Double = 17, lineHeight: LineHeight = .natural, maxLines: Int = 0) {
+    ///   - breaking: Whose line-breaking rules apply (see ``LineBreaking``).
+    public init(size: Double = 17, lineHeight: LineHeight = .natural, maxLines: Int = 0,
+                breaking: LineBreaking = .pango) {
         self.size = size
         self.lineHeight = lineHeight
         self.maxLines = maxLines
+        self.breaking = breaking
     }
 
     /// The HarfBuzz scale for this size: 1/1024 px units, as Pango uses.

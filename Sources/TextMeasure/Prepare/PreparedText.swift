@@ -31,9 +31,13 @@ public struct PreparedText: Sendable {
     /// The distance between tab stops, in 1/1024 px: eight spaces of the primary font, as in Pango. A
     /// tab reaches the first stop at least an eighth of that (a space) past where it starts.
     let tabStop: Int
+    /// The least a tab advances, in 1/1024 px: a space (an eighth of a stop) in ``LineBreaking/pango``,
+    /// as Pango; half a space of the first font in the browser modes, as Blink. Past a stop closer
+    /// than that, a tab goes on to the next.
+    let tabMinimum: Int
 
     init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
-         lineStartAdjusts: [LineStartAdjust], tabStop: Int) {
+         lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
         self.text = text
         self.style = style
         self.lineHeight = lineHeight
@@ -41,6 +45,7 @@ public struct PreparedText: Sendable {
         self.clusters = clusters
         self.lineStartAdjusts = lineStartAdjusts
         self.tabStop = tabStop
+        self.tabMinimum = tabMinimum
     }
 
     /// About how many bytes the prepared form holds: its segments, clusters and line-start table (as
@@ -97,9 +102,11 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     let rawValue: UInt8
     /// A lone white-space character: it hangs at the end of a line.
     static let space = ClusterFlags(rawValue: 1)
-    /// The first cluster of a shaping run (new font or script). Pango lays out run by run, and white
-    /// space that begins a run hangs even after a cluster wider than the line.
-    static let startsRun = ClusterFlags(rawValue: 2)
+    /// White space that hangs even after a cluster wider than the line. In ``LineBreaking/pango``, the
+    /// first cluster of a shaping run (new font or script; set on every such cluster, read on white
+    /// space): Pango lays out run by run, and white space that begins a run hangs. In the browser
+    /// modes, all white space (CSS `white-space: pre-wrap` hangs it unconditionally).
+    static let hangsAlways = ClusterFlags(rawValue: 2)
     /// A tab: its advance depends on where on the line it falls (see `PreparedText.tabStop`).
     static let tab = ClusterFlags(rawValue: 4)
     /// Inside a ligature: a line starting here is wider or narrower than the cluster's advance in
@@ -127,6 +134,12 @@ struct Segment: Hashable, Sendable {
     /// The segment holds a tab, so its widths depend on where it starts (the fields above count the
     /// tab's shaped advance, which layout replaces).
     var hasTab = false
+    /// Browser modes: the segment follows a "-" that ended the segment before, and the break between
+    /// them depends on the character before the "-" — which a line starting at the "-" does not see
+    /// (Blink looks for breaks from the line's start): before a digit, Blink's rule allows it only
+    /// after an ASCII letter or digit; before a character past ASCII, Chromium's ICU (UAX #14 LB20a)
+    /// forbids it after a word-initial hyphen. See `LineBreaker`.
+    var followsHyphen = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

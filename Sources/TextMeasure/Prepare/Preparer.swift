@@ -30,10 +30,13 @@ struct Preparer {
                 var builder = Builder()
                 guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector), fonts: fonts.map(\.handle),
-                                      shapeCache: shapeCache, ligatureBreaks: ligatureBreaks, scratch: scratch)
+                let isBrowser = style.breaking.isBrowser
+                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: isBrowser),
+                                      fonts: fonts.map(\.handle), shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
+                                      scratch: scratch, breaking: style.breaking,
+                                      spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
                 var failure: TextMeasureError?
-                Paragraphs.forEach(in: bytes) { start, end in
+                Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
                     guard failure == nil else { return }
                     do throws(TextMeasureError) {
                         try builder.add(paragraph: start..<end, context)
@@ -45,9 +48,13 @@ struct Preparer {
             }
         }
         let builder = try outcome.get()
+        let tabStop = !builder.hasTab ? 0
+            : style.breaking.isBrowser ? Self.unroundedTabStop(fonts, scale: style.scale) : Self.tabStop(fonts)
+        // Blink: at least half a space (and at least a LayoutUnit); Pango: at least a space.
+        let tabMinimum = style.breaking.isBrowser ? max(tabStop / 16, 16) : tabStop / 8
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
                             segments: builder.segments, clusters: builder.clusters,
-                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: builder.hasTab ? Self.tabStop(fonts) : 0)
+                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
@@ -55,13 +62,37 @@ struct Preparer {
     /// so that a tab, like any cluster, advances less than 2^32 and no line of fewer than 2^31
     /// clusters can overflow 64 bits.
     static func tabStop(_ fonts: [HBFont]) -> Int {
+        spaceAdvance(fonts).map { min(8 * $0, Int(Int32.max)) } ?? 50 * 1024
+    }
+
+    /// Blink's tab stop: eight spaces of the first font that has a space, each unrounded (Blink
+    /// measures the space in floating point, then multiplies), at most 2^31 − 1 units as in
+    /// ``tabStop(_:)``; 50 px without a space.
+    static func unroundedTabStop(_ fonts: [HBFont], scale: Int32) -> Int {
+        for font in fonts {
+            guard let face = hb_font_get_face(font.pointer) else { continue }
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
+            // A font of the face at its own scale gives the advance in font units, unrounded.
+            let unscaled = hb_font_create(face)
+            defer { hb_font_destroy(unscaled) }
+            let units = Double(hb_font_get_glyph_h_advance(unscaled, glyph))
+            let upem = Double(hb_face_get_upem(face))
+            guard units > 0, upem > 0 else { continue }
+            return Int(min((8 * units * Double(scale) / upem).rounded(), Double(Int32.max)))
+        }
+        return 50 * 1024
+    }
+
+    /// The advance of U+0020 in the first font that has one with a positive advance, in 1/1024 px.
+    static func spaceAdvance(_ fonts: [HBFont]) -> Int? {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
             let advance = Int(hb_font_get_glyph_h_advance(font.pointer, glyph))
-            if advance > 0 { return min(8 * advance, Int(Int32.max)) }
+            if advance > 0 { return advance }
         }
-        return 50 * 1024
+        return nil
     }
 
     static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
@@ -82,6 +113,10 @@ struct Preparer {
         let shapeCache: ShapeCache?
         let ligatureBreaks: LigatureBreakCache?
         let scratch: PrepareScratch
+        /// Whose rules break lines (see ``LineBreaking``).
+        let breaking: LineBreaking
+        /// In the browser modes, what U+2028 and U+2029 advance: a space of the first font.
+        let spaceAdvance: Int
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
@@ -107,17 +142,22 @@ struct Preparer {
             let scratch = context.scratch
             let flags = scratch.flags
 
-            // 1. Break analysis: grapheme boundaries and UAX #14 line-break opportunities.
+            // 1. Break analysis: grapheme boundaries and UAX #14 line-break opportunities (in a browser
+            //    mode, with Blink's own rules on top).
+            let breaking = context.breaking
+            let strictness = breaking == .browser ? Int32(CUB_STRICTNESS_NORMAL) : Int32(CUB_STRICTNESS_STRICT)
             let status = bytes.withMemoryRebound(to: CChar.self) {
-                cub_analyze($0.baseAddress, Int32(count), flags.baseAddress)
+                cub_analyze_with($0.baseAddress, Int32(count), flags.baseAddress, strictness)
             }
             guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
+            if breaking.isBrowser { BrowserBreakRules.apply(to: flags, bytes: bytes) }
 
             // 2. Clusters with their font and script, then runs.
             context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
             let firstCluster = clusters.count
-            appendClusters(scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch)
+            appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
+                           breaking: breaking)
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shaperOutput
@@ -136,34 +176,94 @@ struct Preparer {
             // its pieces are shaped again for lines that end or start inside it.
             distributeAdvances(byteCount: count, firstCluster: firstCluster, scratch: scratch)
             measureBreaksInsideShapedClusters(bytes, firstCluster: firstCluster, context)
+            if breaking.isBrowser { applyBrowserAdvances(bytes, firstCluster: firstCluster, context) }
 
             // 4. Segments between break opportunities; trailing spaces hang.
-            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags)
+            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags,
+                           bytes: bytes, breaking: breaking)
         }
 
         /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
-        private mutating func appendClusters(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
-                                             bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch) {
+        ///
+        /// In the browser modes only U+0020, tabs and U+3000 are white space that hangs (NBSP, U+202F
+        /// and the other spaces are ordinary characters for Blink), and it hangs always, also after a
+        /// cluster wider than the line (CSS `white-space: pre-wrap`).
+        private mutating func appendClusters(_ itemized: inout [Itemizer.Cluster], base: Int, byteCount: Int,
+                                             bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch,
+                                             breaking: LineBreaking) {
             clusters.reserveCapacity(clusters.count + itemized.count)
             let clusterAtByte = scratch.clusterAtByte
-            for (i, cluster) in itemized.enumerated() {
+            let isBrowser = breaking.isBrowser
+            for i in itemized.indices {
+                let cluster = itemized[i]
                 let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
                 for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
-                    clusterFlags.insert(.startsRun)
+                    clusterFlags.insert(.hangsAlways)
+                }
+                if isBrowser && cluster.isSpace {
+                    let lead = bytes[cluster.start]
+                    if lead == 0x20 || lead == 0x09 || (lead == 0xE3 && bytes[cluster.start + 1] == 0x80
+                                                        && bytes[cluster.start + 2] == 0x80) {
+                        clusterFlags.insert(.hangsAlways)
+                    } else {
+                        clusterFlags.remove(.space)
+                        itemized[i].isSpace = false
+                    }
                 }
                 // A tab (a control character: always a cluster of its own) is a run of its own in Pango,
                 // so it and what follows it start runs.
                 if bytes[cluster.start] == 0x09 {
-                    clusterFlags.formUnion([.tab, .startsRun])
+                    clusterFlags.formUnion([.tab, .hangsAlways])
                     hasTab = true
                 } else if i > 0 && bytes[itemized[i - 1].start] == 0x09 {
-                    clusterFlags.insert(.startsRun)
+                    clusterFlags.insert(.hangsAlways)
                 }
                 clusters.append(PreparedCluster(start: Int32(base + cluster.start), end: Int32(base + end),
                                                 advance: 0, breakAdjust: 0, flags: clusterFlags))
             }
+        }
+
+        /// Browser modes: the advances Blink gives characters that are hard breaks for Pango, and the
+        /// hyphen a break after a soft hyphen shows.
+        /// - A lone CR, NEL (U+0085) and FF advance nothing (Blink draws them as zero-width controls);
+        ///   U+2028 and U+2029 advance a space of the first font (Blink draws them as spaces, which
+        ///   do not hang).
+        /// - A line ending after U+00AD SOFT HYPHEN is wider by a hyphen (U+2010, else "-", in the
+        ///   cluster's font): it becomes the cluster's break adjustment, so such a break is taken only
+        ///   where the hyphen fits too.
+        private mutating func applyBrowserAdvances(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
+                                                   _ context: Context) {
+            let itemized = context.scratch.clusters
+            for (i, cluster) in itemized.enumerated() {
+                let lead = bytes[cluster.start]
+                let end = i + 1 < itemized.count ? itemized[i + 1].start : bytes.count
+                let index = firstCluster + i
+                guard lead == 0x0D || lead == 0x0C || lead == 0xC2 || lead == 0xE2 else { continue }
+                let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: cluster.start)
+                guard length == end - cluster.start else { continue }   // lone characters only
+                switch scalar {
+                case 0x0D, 0x0C, 0x85:
+                    clusters[index].advance = 0
+                    clusters[index].breakAdjust = 0
+                case 0x2028, 0x2029:
+                    clusters[index].advance = Int32(clamping: context.spaceAdvance)
+                    clusters[index].breakAdjust = 0
+                case 0xAD:
+                    clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
+                                                        + Self.hyphenAdvance(context.fonts[cluster.font ?? 0].pointer))
+                default: break
+                }
+            }
+        }
+
+        /// The hyphen a break at a soft hyphen shows: U+2010, else "-", of `font`; 0 when it has neither.
+        private static func hyphenAdvance(_ font: OpaquePointer) -> Int {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font, 0x2010, &glyph) != 0 || hb_font_get_nominal_glyph(font, 0x2D, &glyph) != 0
+            else { return 0 }
+            return Int(hb_font_get_glyph_h_advance(font, glyph))
         }
 
         /// Gives each grapheme cluster its share of the HarfBuzz clusters' advances: a ligature spanning
@@ -277,10 +377,19 @@ struct Preparer {
         }
 
         /// The advances of `window` before and after `boundary`, each shaped on its own (through the
-        /// measurer's cache of broken ligatures).
+        /// measurer's cache of broken ligatures). In the browser modes the piece before the boundary
+        /// is shaped without the text after it, as Blink draws the end of a line (not cached: the
+        /// cache's pieces are Pango's).
         private static func pieceWidths(window: Range<Int>, boundary: Int, of bytes: UnsafeBufferPointer<UInt8>,
                                         run: Run, font handle: HBFont.Handle, _ context: Context) -> LigatureBreakCache.Widths {
             let font = handle.pointer
+            if context.breaking.isBrowser {
+                let scratch = context.scratch
+                return LigatureBreakCache.Widths(
+                    head: Shaper.advanceEndingLine(window.lowerBound..<boundary, in: bytes, run: run, font: font,
+                                                   scratch: scratch),
+                    tail: Shaper.advance(of: boundary..<window.upperBound, in: bytes, run: run, font: font, scratch: scratch))
+            }
             let cache = run.startsInsideGrapheme ? nil : context.ligatureBreaks
             let key = cache == nil ? nil
                 : LigatureBreakCache.key(window: window, boundary: boundary, of: bytes, run: run, font: handle.id)
@@ -293,10 +402,18 @@ struct Preparer {
             return widths
         }
 
+        /// Whether a segment starting at byte `start` follows a "-" with a break that needs to see the
+        /// character before the "-": before an ASCII digit (Blink's rule) or a character past ASCII
+        /// (ICU's; Chromium's ICU has UAX #14 LB20a, no break after a word-initial hyphen).
+        private static func followsHyphen(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            start > 0 && bytes[start - 1] == 0x2D && (bytes[start] >= 0x80 || (bytes[start] >= 0x30 && bytes[start] <= 0x39))
+        }
+
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
         /// width of their content and of the white space that hangs after it.
         private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
-                                             firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>) {
+                                             firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
+                                             bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) {
             let clusters = self.clusters
             var segmentStart = 0
             for i in 1...itemized.count {
@@ -316,7 +433,8 @@ struct Preparer {
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
                         ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
-                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab))
+                    isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab,
+                    followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes)))
                 segmentStart = i
             }
         }

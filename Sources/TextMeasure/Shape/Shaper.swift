@@ -73,6 +73,15 @@ enum Shaper {
         return advance
     }
 
+    /// The advance of `range` shaped as the end of a line: with the text before it as context, none
+    /// after it, as Blink shapes the last piece of a line that ends inside a ligature (Arabic lam
+    /// then takes its isolated or final form, not the one joined to the alef on the next line).
+    static func advanceEndingLine(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, run: Run,
+                                  font: OpaquePointer, scratch: PrepareScratch) -> Int {
+        advance(of: range, in: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), run: run, font: font,
+                scratch: scratch)
+    }
+
     /// Shapes `range` (inside `run`) of the paragraph in the scratch's buffer, with the paragraph as
     /// context; returns the buffer's glyphs, or nil when there are none (or HarfBuzz ran out of memory).
     private static func shapeGlyphs(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, run: Run,

@@ -1,0 +1,136 @@
+import Testing
+@testable import TextMeasure
+
+/// The browser modes' rules, one by one, each against the case Chromium 156 was checked with (see
+/// `docs/chromium-differences.md`); `.pango` beside it where the two differ.
+@Suite("Browser-compatible breaking")
+struct BrowserBreakingTests {
+    let measurer = Fixtures.measurer
+
+    func lines(_ text: String, size: Double = 15.5, width: Double, _ breaking: LineBreaking = .browser) throws -> [String] {
+        let result = try measurer.measure(text, style: TextStyle(size: size, breaking: breaking), width: width)
+        let utf8 = Array(text.utf8)
+        return result.lines.map { String(decoding: utf8[$0.utf8Range], as: UTF8.self) }
+    }
+
+    func width(_ text: String, size: Double = 15.5, _ breaking: LineBreaking = .browser) throws -> Double {
+        try measurer.measure(text, style: TextStyle(size: size, breaking: breaking), width: 100_000).widestLineWidth
+    }
+
+    @Test func pangoIsTheDefault() {
+        #expect(TextStyle().breaking == .pango)
+        #expect(TextStyle(size: 12, lineHeight: .fixed(14), maxLines: 2).breaking == .pango)
+        #expect(LineBreaking(rawValue: "browser-strict") == .browserStrict)
+    }
+
+    @Test func aFinalNewlineMakesNoEmptyLine() throws {
+        #expect(try lines("Trailing newline\n", width: 1000) == ["Trailing newline"])
+        #expect(try lines("Trailing newline\n", width: 1000, .pango).count == 2)
+        #expect(try lines("\n", width: 100) == [""])
+        #expect(try lines("\n\n\n", width: 100).count == 3)
+        #expect(try lines("a\r\n", width: 100) == ["a"])
+        #expect(try lines("a\n\nb", width: 100) == ["a", "", "b"])
+        #expect(try measurer.measure("", style: TextStyle(breaking: .browser), width: 100).lineCount == 0)
+    }
+
+    @Test(arguments: ["a\rb", "a\u{2028}b", "a\u{2029}b"])
+    func loneCRAndUnicodeSeparatorsAreNoHardBreaks(text: String) throws {
+        #expect(try lines(text, width: 500).count == 1)
+        #expect(try lines(text, width: 500, .pango).count == 2)
+    }
+
+    @Test func loneCRIsZeroWidthAndJoinsTheWords() throws {
+        #expect(abs(try width("a\rb") - width("ab")) < 0.01)
+        // "Mac\rline" is one word: no break after the CR.
+        #expect(try lines("Mac\rline", width: 60).first != "Mac\r")
+    }
+
+    @Test func lineSeparatorsAreSpaceWideAndDoNotHang() throws {
+        #expect(abs(try width("a\u{2028}b") - width("a b")) < 0.01)
+        let aaaa = try width("aaaa")
+        // At a width for "aaaa" but not "aaaa" and a space, the separator goes to the next line.
+        #expect(try lines("aaaa\u{2028}bbbb", width: aaaa + 1).first == "aaaa")
+    }
+
+    @Test func noBreakAfterSlashBeforeASCII() throws {
+        // Pango (ICU) breaks after "/"; Blink's pair table does not, so the word is broken anywhere.
+        let column = try width("abcd/e") + 0.5
+        #expect(try lines("abcd/efgh", width: column, .pango).first == "abcd/")
+        #expect(try lines("abcd/efgh", width: column).first == "abcd/e")
+        // Before a letter past ASCII, ICU decides, in both.
+        #expect(try lines("abcd/жжжж", width: try width("abcd/ж") + 0.5).first == "abcd/")
+    }
+
+    @Test func pairTable() {
+        func breaks(_ pair: String) -> Bool {
+            let bytes = Array(pair.utf8)
+            return BrowserBreakRules.breaksBetween(bytes[0], bytes[1])
+        }
+        #expect(!breaks("/a") && !breaks("a/") && !breaks("a.") && !breaks(".a") && !breaks("a("))
+        #expect(breaks("-a") && breaks("?a") && breaks(")(") && breaks(",[") && breaks("\\["))
+        #expect(!breaks("-$") && !breaks("?\"") && !breaks("?'") && !breaks("((") && !breaks("a{"))
+    }
+
+    @Test func hyphenBeforeADigitBreaksAfterALetterOrDigit() throws {
+        let column = try width("ext-12") + 0.5
+        #expect(try lines("ext-1234", width: column, .pango).first == "ext-12")
+        #expect(try lines("ext-1234", width: column).first == "ext-")
+        #expect(try lines("x -1234", width: try width("x -12") + 0.5).first == "x ")
+    }
+
+    @Test func aLineStartingAtAHyphenDoesNotBreakAfterIt() throws {
+        // "#A-" does not fit at 37 px (24 px): "#A", then "-10" on one line, as in Chromium.
+        #expect(try lines("#A-10293 shipped", size: 24, width: 37).prefix(3) == ["#A", "-10", "29"])
+    }
+
+    @Test func spacesHangAfterAClusterWiderThanTheLine() throws {
+        #expect(try lines("e x", size: 24, width: 12) == ["e ", "x"])
+        #expect(try lines("e x", size: 24, width: 12, .pango) == ["e", " ", "x"])
+    }
+
+    @Test func noBreakingSpaceDoesNotHang() throws {
+        #expect(try lines("100\u{00A0}km", width: 12).contains("\u{00A0}"))
+    }
+
+    @Test func aLineMayOverflowByALayoutUnit() throws {
+        let hello = try width("Hello")
+        // 1/128 px too narrow: Pango wraps; a browser rounds to 1/64 px and allows 1/64 more.
+        let snug = (hello * 64).rounded(.down) / 64
+        #expect(try lines("Hello", width: snug).count == 1)
+        #expect(try lines("Hello", width: snug, .pango).count == 2)
+        #expect(try lines("Hello", width: snug - 2.0 / 64).count == 2)
+    }
+
+    @Test func smallKanaBreakInBrowserButNotInStrict() throws {
+        #expect(try lines("あいうッえお", width: 46.8) == ["あいう", "ッえお"])
+        #expect(try lines("あいうッえお", width: 46.8, .browserStrict) == ["あい", "うッえ", "お"])
+        #expect(try lines("あいうッえお", width: 46.8, .pango) == ["あい", "うッえ", "お"])
+    }
+
+    @Test func tabsStopAtLeastHalfASpaceAway() throws {
+        // Blink's tabs need half a space before a stop, Pango's a whole one: "abcdefg" ends less than a
+        // space before the first stop at 15.5 px.
+        #expect(try width("abcdefg\tb") < width("abcdefg\tb", .pango))
+    }
+
+    @Test func softHyphenBreaksOnlyWhereTheHyphenFits() throws {
+        let extra = try width("extra")
+        #expect(try lines("extra\u{00AD}ordinary", width: extra + 1, .pango).first == "extra\u{00AD}")
+        #expect(try lines("extra\u{00AD}ordinary", width: extra + 1).first != "extra\u{00AD}")
+    }
+
+    @Test func aLigatureBrokenAtALineEndIsReshaped() throws {
+        // Lam-alef: a line may not end after a lam whose alef went to the next line unless the
+        // isolated lam fits; at 11 px each "لا" takes a line, as in Chromium.
+        #expect(try lines("لالالالالا", size: 11, width: 12) == Array(repeating: "لا", count: 5))
+        #expect(try lines("لالالالالا", size: 24, width: 28) == ["لالا", "لالا", "لا"])
+    }
+
+    @Test func preparedTextsKeepTheirRules() throws {
+        let cache = PreparedTextCache(measurer: measurer)
+        let pango = try cache.measure("a\n", style: TextStyle(size: 15), width: 100)
+        let browser = try cache.measure("a\n", style: TextStyle(size: 15, breaking: .browser), width: 100)
+        #expect(pango.lineCount == 2 && browser.lineCount == 1)
+        #expect(try measurer.prepare("a\n", style: TextStyle(breaking: .browser)).style.breaking == .browser)
+    }
+}
