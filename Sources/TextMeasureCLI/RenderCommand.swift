@@ -16,8 +16,8 @@ struct RenderCommand: ParsableCommand {
             also stored in the PNG's text chunks (textmeasure:lines, textmeasure:height, ...).
             """)
 
-    // `--breaking` arrives with `TextStyle.breaking` (being added on another branch): once both land
-    // it belongs in StyleOptions, and so reaches this command through `style.style` with no change here.
+    // Size, line height, --max-lines and --breaking: the lines drawn are the lines `measure` finds
+    // with the same options.
     @OptionGroup var style: StyleOptions
 
     @Option(help: "The width to wrap at, in pixels.")

@@ -51,6 +51,19 @@ struct RenderCommandTests {
         #expect(result.stdout.contains("2 lines × 20 px = 40 px (truncated by --max-lines)"))
     }
 
+    /// `--breaking` reaches the picture: a final newline and U+2028 end lines for Pango, not for a
+    /// browser, so the same text draws 3 lines or 1.
+    @Test(arguments: [("pango", 3), ("browser", 1)])
+    func breakingRulesReachThePicture(breaking: String, lines: Int) throws {
+        let path = NSTemporaryDirectory() + "render-cli-breaking-\(getpid())-\(breaking).png"
+        defer { unlink(path) }
+        let result = try run(["render", "--width", "300", "--line-height", "20", "--breaking", breaking,
+                              "--output", path, "one\u{2028}two\n"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try pngSize(path).height == lines * 20 + 56)
+        #expect(result.stdout.contains("\(lines) line"))
+    }
+
     @Test(arguments: ["0", "-1", "9", "nan"])
     func refusesABadScale(scale: String) throws {
         let result = try run(["render", "--width", "100", "--scale=\(scale)", "--output", "/tmp/never.png", "x"])

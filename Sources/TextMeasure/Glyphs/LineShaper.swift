@@ -16,6 +16,10 @@ struct LineShaper {
     let size: Double
     /// The distance between tab stops, in 1/1024 px, as the preparation computes it.
     let tabStop: Int
+    /// The least a tab advances, in 1/1024 px, as the preparation computes it.
+    let tabMinimum: Int
+    /// The break rules: which characters end a paragraph.
+    let breaking: LineBreaking
 
     /// A piece of a line: bytes of one run at one level, in the paragraph.
     private struct Piece {
@@ -35,7 +39,7 @@ struct LineShaper {
                 scratch.reserve(bytes: bytes.count + 1)
                 var shaped: [GlyphLine] = []
                 var failure: TextMeasureError?
-                Paragraphs.forEach(in: bytes) { start, end in
+                Paragraphs.forEach(in: bytes, breaking: breaking) { start, end in
                     guard failure == nil else { return }
                     var mine: [TextMeasurement.Line] = []
                     while shaped.count + mine.count < lines.count {
@@ -143,8 +147,8 @@ struct LineShaper {
     private func shape(_ piece: Piece, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer,
                        buffer: OpaquePointer, x: inout Int) -> GlyphRun {
         if piece.isTab, tabStop > 0 {
-            // The first stop at least an eighth of a stop (a space) on, as `LineBreaker` counts it.
-            x = (x + tabStop / 8 + tabStop - 1) / tabStop * tabStop
+            // The first stop at least `tabMinimum` on, as `LineBreaker` counts it.
+            x = (x + tabMinimum + tabStop - 1) / tabStop * tabStop
             return GlyphRun(face: faces[piece.run.font], size: size, level: piece.level, glyphs: [])
         }
         hb_buffer_clear_contents(buffer)

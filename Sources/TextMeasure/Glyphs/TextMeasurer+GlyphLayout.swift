@@ -7,7 +7,7 @@ extension TextMeasurer {
     ///
     /// - Parameters:
     ///   - text: The text to lay out.
-    ///   - style: Size, line height and line limit.
+    ///   - style: Size, line height, line limit and break rules.
     ///   - width: The width to wrap at, in pixels.
     /// - Returns: The measurement and each line's glyphs.
     /// - Throws: The errors of ``measure(_:style:width:)``, or
@@ -18,8 +18,10 @@ extension TextMeasurer {
         let fonts = fonts(scale: style.scale)
         // A selector of its own (the measurer's is private to it): built from the same cascade, it
         // chooses the same fonts. Drawing is rare enough that its few milliseconds do not matter.
+        let tabs = Preparer.tabSpacing(fonts, style: style)
         let shaper = LineShaper(itemizer: Itemizer(selector: FontSelector(cascade: cascade)), faces: cascade.fonts,
-                                size: style.size, tabStop: Preparer.tabStop(fonts))
+                                size: style.size, tabStop: tabs.stop, tabMinimum: tabs.minimum,
+                                breaking: style.breaking)
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text, measurement.lines, fonts: fonts.map(\.handle))
         }

@@ -48,13 +48,24 @@ struct Preparer {
             }
         }
         let builder = try outcome.get()
-        let tabStop = !builder.hasTab ? 0
-            : style.breaking.isBrowser ? Self.unroundedTabStop(fonts, scale: style.scale) : Self.tabStop(fonts)
-        // Blink: at least half a space (and at least a LayoutUnit); Pango: at least a space.
-        let tabMinimum = style.breaking.isBrowser ? max(tabStop / 16, 16) : tabStop / 8
+        let tabs = builder.hasTab ? Self.tabSpacing(fonts, style: style) : (stop: 0, minimum: 0)
+        let tabStop = tabs.stop
+        let tabMinimum = tabs.minimum
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
                             segments: builder.segments, clusters: builder.clusters,
                             lineStartAdjusts: builder.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
+    }
+
+    /// The distance between tab stops and the least a tab advances, in 1/1024 px, for `style`'s
+    /// break rules: Blink's unrounded stop and at least half a space (and a LayoutUnit), or Pango's
+    /// stop and at least a space. Also what `textmeasure render` draws tabs with.
+    static func tabSpacing(_ fonts: [HBFont], style: TextStyle) -> (stop: Int, minimum: Int) {
+        if style.breaking.isBrowser {
+            let stop = unroundedTabStop(fonts, scale: style.scale)
+            return (stop, max(stop / 16, 16))
+        }
+        let stop = tabStop(fonts)
+        return (stop, stop / 8)
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
