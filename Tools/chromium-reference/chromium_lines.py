@@ -43,19 +43,18 @@ import threading
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-# BundledFonts.fileNames (Sources/TextMeasure/Fonts/FontCascade.swift), in cascade order.
-FONT_FILES = [
-    "NotoSans-Regular.ttf",
-    "NotoSansArabic-Regular.ttf",
-    "NotoSansHebrew-Regular.ttf",
-    "NotoSansThai-Regular.ttf",
-    "NotoSansDevanagari-Regular.ttf",
-    "DroidSansFallbackFull.ttf",
-    "NanumGothic.ttf",
-    "NotoSansMath-Regular.ttf",
-    "NotoSansSymbols2-Regular.ttf",
-    "NotoColorEmoji.ttf",
-]
+
+def bundled_font_files():
+    """BundledFonts.fileNames, in cascade order, read from the Swift source (one list, kept there)."""
+    with open(os.path.join(ROOT, "Sources", "TextMeasure", "Fonts", "FontCascade.swift"), encoding="utf-8") as f:
+        source = f.read()
+    block = re.search(r"static let fileNames = \[(.*?)\]", source, re.S)
+    if block is None:
+        raise SystemExit("chromium_lines.py: BundledFonts.fileNames not found in FontCascade.swift")
+    return re.findall(r'"([^"]+)"', block.group(1))
+
+
+FONT_FILES = bundled_font_files()
 
 # The grids of the Pango differential tests (PangoDifferentialTests, ForcedBreakPangoTests).
 GRIDS = {
