@@ -119,6 +119,29 @@ struct BrowserBreakingTests {
         #expect(try lines("extra\u{00AD}ordinary", width: extra + 1).first != "extra\u{00AD}")
     }
 
+    @Test func softHyphenWhoseHyphenDoesNotFitRefillsTheLine() throws {
+        // Blink fills a line ending at a soft hyphen once more, to the width less the hyphen, when the
+        // hyphen does not fit: "phen" + hyphen is 65.5 px at 24 px, so at 64 px the line is "phe" and
+        // the "n" keeps its soft hyphen (Chromium: "phe", "n\u{00AD}", "ation"); .pango does
+        // not refill the line.
+        #expect(try lines("phen\u{00AD}ation", size: 24, width: 64) == ["phe", "n\u{00AD}", "ation"])
+        #expect(try lines("phen\u{00AD}ation", size: 24, width: 64, .pango).first != "phe")
+        // Where the hyphen fits, nothing changes.
+        #expect(try lines("phen\u{00AD}ation", size: 24, width: 70).first == "phen\u{00AD}")
+    }
+
+    @Test func aLineEndingInsideALigatureReachesOnlyItsStart() throws {
+        // Noto Sans draws "ffi" as one glyph (22.7 px at 24 px). Blink places an offset inside a glyph at
+        // the glyph's start, so at 8 px "ff" reaches 0 px in context; no piece fits as drawn ("f" is
+        // 8.26 px), and the line takes what reached: Chromium breaks "ffi" as "ff", "i", but "fi"
+        // (one glyph too) and "ff" as "f", "i" and "f", "f".
+        #expect(try lines("ffi", size: 24, width: 8) == ["ff", "i"])
+        #expect(try lines("fi", size: 24, width: 8) == ["f", "i"])
+        #expect(try lines("ff", size: 24, width: 8) == ["f", "f"])
+        #expect(try lines("official", size: 24, width: 8) == ["o", "ff", "i", "c", "i", "a", "l"])
+        #expect(try lines("ffi", size: 24, width: 8, .pango) == ["f", "f", "i"])
+    }
+
     @Test func aLigatureBrokenAtALineEndIsReshaped() throws {
         // Lam-alef: a line may not end after a lam whose alef went to the next line unless the
         // isolated lam fits; at 11 px each "لا" takes a line, as in Chromium.

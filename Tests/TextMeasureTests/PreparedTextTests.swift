@@ -33,6 +33,10 @@ struct PreparedTextTests {
                 for probe in inside where probe > 0 {
                     #expect(try prepared.layout(width: probe).lines == result.lines, "lines changed at \(probe) in \(range) for \(text)")
                 }
+                // Browser modes refill a line whose soft hyphen's hyphen does not fit (Blink); where the
+                // refill's result ends at a soft hyphen again, the range is this width alone, so only
+                // containment is checked for texts with soft hyphens there.
+                if breaking != .pango && text.unicodeScalars.contains("\u{00AD}") { continue }
                 if range.upperBound.isFinite {
                     #expect(try prepared.layout(width: range.upperBound + 0.001).lines != result.lines,
                             "upper bound \(range.upperBound) not tight for \(text) at \(width)")

@@ -28,7 +28,10 @@
 ///   then gives clusters back while the line, with its last cluster drawn as a line end (see
 ///   `PreparedCluster.breakAdjust`: a broken ligature's head, an Arabic lam no longer joined), does
 ///   not fit (Blink's `ShapingLineBreaker`); Pango instead stops at the first cluster that does
-///   not fit as a line end;
+///   not fit as a line end. A line ending inside a ligature reaches, in context, only as far as the
+///   ligature's start (Blink's offsets inside a glyph lie at its start); when not even the first
+///   cluster fits as drawn, the line ends where the clusters in context reached (`"ffi"` at 8 px at
+///   24 px: `"ff"`, `"i"`);
 /// - the width given is Blink's (see `PreparedText.fillWidth`).
 ///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
@@ -74,6 +77,20 @@ struct LineBreaker {
         /// A least width for the line besides its visible width (0 when none): for a line a browser
         /// broke inside a word, its width in context, which must fit too.
         var requirement = 0
+        /// Browser modes: no break inside the word fits as drawn, so the line ends where the clusters
+        /// in context reached, wider than the width (Blink's choice when reshaping finds no fit); only
+        /// `requirement` bounds the widths at which it stays.
+        var overflowsAsDrawn = false
+        /// Browser modes: a least width for the line whatever it holds (0 when none): for a lone
+        /// cluster that fits only as drawn, below which Blink would take what reached in context.
+        var floorWidth = 0
+        /// Browser modes: for a line filled again to the width less a soft hyphen's hyphen (see
+        /// `breakClusters`), that hyphen, by which its own bounds move up, and the first fill's bounds:
+        /// it ended at the soft hyphen while the content fit (from `retryFloor`) but the hyphen did
+        /// not (below `retryCeiling`).
+        var retryShift = 0
+        var retryFloor = 0
+        var retryCeiling = Int.max
 
         /// The line's width as drawn: white space excluded, lost kerning included.
         var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
@@ -224,33 +241,90 @@ struct LineBreaker {
             return (earliest + stop - 1) / stop * stop - x
         }
 
-        /// Browser modes: `line` holds clusters up to `index` (exclusive), whose advance in context
-        /// no longer fits. Gives clusters back, down to `kept`, while the line as drawn (its last
-        /// cluster's break adjustment included) is wider than the width; moves `index` back with them.
-        /// Returns the smallest width at which the line would end later: where some longer prefix,
-        /// given back or not reached, fits both in context and as drawn.
-        func giveBack(_ line: inout OpenLine, next index: inout Int, kept: Int, end: Int) -> Int {
+        /// Browser modes: how far a line reaches in context when it ends after cluster `last`, its
+        /// content then ending at `x`. Blink finds a line's end by the position of the offset after
+        /// it, and an offset inside a ligature lies at the ligature's start (or the line's, for a line
+        /// starting inside it): "ff" of an "ffi" glyph reaches no further than the glyph's start.
+        func reach(endingAfter last: Int, at x: Int, lineFirst: Int) -> Int {
             let clusters = prepared.clusters
-            // Prefixes past the line: each needs its width in context and as drawn; widths in
-            // context only grow, so stop once they pass the best found.
+            guard clusters[last].flags.contains(.insideLigature) else { return x }
+            var position = x, k = last
+            while true {
+                position -= Int(clusters[k].advance)
+                if k <= lineFirst || !clusters[k - 1].flags.contains(.insideLigature) { return position }
+                k -= 1
+            }
+        }
+
+        /// Browser modes: `line` holds clusters up to `index` (exclusive), as many as reach no further
+        /// than the width in context (see `reach`). Gives clusters back, down to `kept`, while the line
+        /// as drawn (its last cluster's break adjustment included) is wider than the width; moves
+        /// `index` back with them. When even `kept` clusters do not fit as drawn and `overflowsToReach`,
+        /// ends the line where the clusters in context reached instead (Blink: "the one after
+        /// candidate_break is better for ligatures": "ffi" at 8 px at 24 px breaks as "ff", "i").
+        /// Returns the smallest width at which the line would end elsewhere: where some longer prefix,
+        /// given back or not reached, fits both in context and as drawn, or, for a line that overflows,
+        /// where the clusters in context reach further or a shorter prefix fits as drawn.
+        func giveBack(_ line: inout OpenLine, next index: inout Int, kept: Int, end: Int, lineFirst: Int,
+                      limit: Int, overflowsToReach: Bool) -> Int {
+            let clusters = prepared.clusters
+            // Prefixes past the line: each needs its reach in context and its width as drawn; both
+            // positions only grow, so stop once the reach passes the best found.
             var change = Int.max
             var inContext = line.content
             var next = index
+            var nextReach = Int.max
             while next < end {
                 inContext += Int(clusters[next].advance)
-                guard inContext < change else { break }
-                change = min(change, max(inContext, inContext + Int(clusters[next].breakAdjust)))
+                let reach = reach(endingAfter: next, at: inContext, lineFirst: lineFirst)
+                if next == index { nextReach = reach }
+                guard reach < change else { break }
+                change = min(change, max(reach, inContext + Int(clusters[next].breakAdjust)))
                 next += 1
             }
-            while index > kept && line.visibleWidth > width {
-                change = min(change, max(line.content, line.visibleWidth))
+            guard fillWidth(of: line, endingAfter: index - 1) > limit else { return change }
+            let reached = line, reachedIndex = index
+            while index > kept && fillWidth(of: line, endingAfter: index - 1) > limit {
+                change = min(change, max(reach(endingAfter: index - 1, at: line.content, lineFirst: lineFirst),
+                                         line.visibleWidth))
                 index -= 1
                 line.content -= Int(clusters[index].advance)
                 line.advance = line.content
                 line.clusters -= 1
                 line.endAdjust = Int(clusters[index - 1].breakAdjust)
             }
+            if overflowsToReach && index < reachedIndex {
+                let drawn = fillWidth(of: line, endingAfter: index - 1)
+                if drawn > limit {
+                    // Nothing fits as drawn: the line takes what reached in context after all. It stays
+                    // so until the reach grows or one of the prefixes fits as drawn.
+                    change = min(change, drawn, nextReach)
+                    line = reached
+                    index = reachedIndex
+                    line.overflowsAsDrawn = true
+                } else if index == kept && index < end {
+                    // A lone cluster: just below its width as drawn, the line would take what reached in
+                    // context, if the next cluster still reaches there.
+                    let next = reach(endingAfter: index, at: line.content + Int(clusters[index].advance),
+                                     lineFirst: lineFirst)
+                    if next < drawn { line.floorWidth = drawn }
+                }
+            }
             return change
+        }
+
+        /// Browser modes: the width of `line`, ending after cluster `last`, that Blink's line filling
+        /// compares with the width: as drawn, but without the hyphen of a soft hyphen ending it (Blink
+        /// adds the hyphen once the line is chosen, see `breakClusters`).
+        func fillWidth(of line: OpenLine, endingAfter last: Int) -> Int {
+            prepared.clusters[last].flags.contains(.softHyphen) ? line.content : line.visibleWidth
+        }
+
+        /// Makes the layout's range of valid widths this width alone: for a line chosen in two passes
+        /// (a soft hyphen's retry), whose bounds the single-pass bookkeeping does not describe.
+        mutating func pinValidWidths() {
+            outcome.minimumWidth = max(outcome.minimumWidth, width)
+            outcome.changeWidth = min(outcome.changeWidth, width == Int.max ? width : width + 1)
         }
 
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
@@ -262,10 +336,20 @@ struct LineBreaker {
             outcome.lineCount += 1
             outcome.widestLine = max(outcome.widestLine, visible)
             // A lone cluster stays alone at any narrower width, unless space hangs after it.
-            if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
-                outcome.minimumWidth = max(outcome.minimumWidth, visible, current.requirement)
+            var lower = current.floorWidth
+            if current.overflowsAsDrawn {
+                lower = max(lower, current.requirement)
+            } else if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
+                lower = max(lower, visible, current.requirement)
             }
-            if let change { outcome.changeWidth = min(outcome.changeWidth, change) }
+            var upper = change ?? Int.max
+            if current.retryShift > 0 {
+                // Bounds found filling to the width less the hyphen, and those of the first fill.
+                lower = max(lower > 0 ? lower + current.retryShift : 0, current.retryFloor)
+                upper = min(upper == Int.max ? upper : upper + current.retryShift, current.retryCeiling)
+            }
+            outcome.minimumWidth = max(outcome.minimumWidth, lower)
+            outcome.changeWidth = min(outcome.changeWidth, upper)
             record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
             line.isOpen = false
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
@@ -284,60 +368,102 @@ struct LineBreaker {
             var index = Int(segment.firstCluster)
             var continuing = continuingLine && line.isOpen
             while true {
-                var current: OpenLine
+                var current = OpenLine()
                 /// Clusters before this one are never given back.
                 var kept = index
-                if continuing {
-                    current = line
-                    continuing = false
-                } else {
-                    kept = index + 1
-                    current = OpenLine(start: clusters[index].start)
-                    // The first cluster goes on the line whatever its width (inside a ligature, with the
-                    // ligature's tail drawn on its own).
-                    let first = clusters[index]
-                    if first.flags.contains(.space) {
-                        current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
-                    } else {
-                        current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
-                                           endAdjust: Int(first.breakAdjust), clusters: 1)
-                    }
-                    index += 1
-                }
+                /// The first cluster of the line, as far as `reach` needs to know.
+                let lineFirst = index
+                /// Whether the line starts here (Blink's overflow rule applies to a line's first word).
+                let startsLine = !continuing
+                /// The width the clusters are filled to: `width`, less a hyphen on a soft hyphen's retry.
+                var limit = width
+                var retried = false
+                /// For a refilled line: the hyphen, and the first fill's bounds (see `OpenLine`).
+                var retry = (shift: 0, floor: 0, ceiling: Int.max)
                 var change = 0
-                while index < end {
-                    let cluster = clusters[index]
-                    if cluster.flags.contains(.space) {
-                        if current.visibleWidth > width && !cluster.flags.contains(.hangsAlways) {
-                            change = current.visibleWidth
-                            break
-                        }
-                        current.addSpace(advance(of: cluster, at: current.advance),
-                                         always: cluster.flags.contains(.hangsAlways))
-                    } else if fitsInContextFirst {
-                        let advance = advance(of: cluster, at: current.advance)
-                        if current.advance + advance > width {
-                            change = giveBack(&current, next: &index, kept: kept, end: end)
-                            break
-                        }
-                        current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
+                fill: while true {
+                    if continuing {
+                        current = line
+                        continuing = false
                     } else {
-                        let advance = advance(of: cluster, at: current.advance)
-                        let needed = current.advance + advance + Int(cluster.breakAdjust)
-                        if needed > width {
-                            change = needed
-                            break
+                        index = lineFirst
+                        kept = index + 1
+                        current = OpenLine(start: clusters[index].start)
+                        // The first cluster goes on the line whatever its width (inside a ligature, with
+                        // the ligature's tail drawn on its own).
+                        let first = clusters[index]
+                        if first.flags.contains(.space) {
+                            current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
+                        } else {
+                            current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
+                                               endAdjust: Int(first.breakAdjust), clusters: 1)
                         }
-                        current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
+                        index += 1
                     }
-                    index += 1
+                    change = 0
+                    while index < end {
+                        let cluster = clusters[index]
+                        if cluster.flags.contains(.space) {
+                            if current.visibleWidth > limit && !cluster.flags.contains(.hangsAlways) {
+                                change = current.visibleWidth
+                                break
+                            }
+                            current.addSpace(advance(of: cluster, at: current.advance),
+                                             always: cluster.flags.contains(.hangsAlways))
+                        } else if fitsInContextFirst {
+                            let advance = advance(of: cluster, at: current.advance)
+                            if reach(endingAfter: index, at: current.advance + advance, lineFirst: lineFirst) > limit {
+                                change = giveBack(&current, next: &index, kept: kept, end: end, lineFirst: lineFirst,
+                                                  limit: limit, overflowsToReach: startsLine)
+                                break
+                            }
+                            current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
+                        } else {
+                            let advance = advance(of: cluster, at: current.advance)
+                            let needed = current.advance + advance + Int(cluster.breakAdjust)
+                            if needed > width {
+                                change = needed
+                                break
+                            }
+                            current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
+                        }
+                        index += 1
+                    }
+                    if fitsInContextFirst && index == end && fillWidth(of: current, endingAfter: index - 1) > limit {
+                        // The word's last piece must fit as drawn too.
+                        change = giveBack(&current, next: &index, kept: kept, end: end, lineFirst: lineFirst,
+                                          limit: limit, overflowsToReach: startsLine)
+                    }
+                    // Blink: a line ending at a soft hyphen whose hyphen does not fit is filled once more,
+                    // to the width less the hyphen ("phen" + hyphen at 64 px at 24 px gives "phe"); what
+                    // that finds stays, hyphen and all.
+                    if fitsInContextFirst && clusters[index - 1].flags.contains(.softHyphen)
+                        && current.visibleWidth > width {
+                        if startsLine && !retried && !current.overflowsAsDrawn && current.content <= width {
+                            retried = true
+                            let hyphen = Int(clusters[index - 1].breakAdjust)
+                            limit = width - hyphen
+                            retry = (hyphen, current.content, current.content + hyphen)
+                            continue fill
+                        }
+                        current.overflowsAsDrawn = true
+                        pinValidWidths()
+                    }
+                    break fill
                 }
-                if fitsInContextFirst && index == end && current.visibleWidth > width {
-                    // The word's last piece must fit as drawn too.
-                    change = giveBack(&current, next: &index, kept: kept, end: end)
+                if retried {
+                    if index < end {
+                        current.retryShift = retry.shift
+                        current.retryFloor = retry.floor
+                        current.retryCeiling = retry.ceiling
+                    } else {
+                        pinValidWidths()
+                    }
                 }
                 current.end = clusters[index - 1].end
-                if fitsInContextFirst && index < end { current.requirement = current.content }
+                if fitsInContextFirst && (index < end || current.overflowsAsDrawn) {
+                    current.requirement = min(width, reach(endingAfter: index - 1, at: current.content, lineFirst: lineFirst))
+                }
                 line = current
                 if index == end { return true }
                 guard close(change: change, moreFollows: true) else { return false }

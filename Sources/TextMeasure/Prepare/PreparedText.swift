@@ -112,6 +112,13 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// Inside a ligature: a line starting here is wider or narrower than the cluster's advance in
     /// context (see `PreparedText.lineStartAdjust(at:)`).
     static let adjustsLineStart = ClusterFlags(rawValue: 8)
+    /// A part of a ligature other than its last (the "f" and "f" of an "ffi" glyph): Blink finds where a
+    /// line may end by the x position of each offset, and an offset inside a ligature lies at the
+    /// ligature's start (read by the browser modes' layout only).
+    static let insideLigature = ClusterFlags(rawValue: 16)
+    /// A soft hyphen (U+00AD): its `breakAdjust` is the hyphen a line ending here shows, which Blink
+    /// adds after choosing the line (read by the browser modes' layout only).
+    static let softHyphen = ClusterFlags(rawValue: 32)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).

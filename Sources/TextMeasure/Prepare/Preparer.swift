@@ -262,6 +262,7 @@ struct Preparer {
                     clusters[index].advance = Int32(clamping: context.spaceAdvance)
                     clusters[index].breakAdjust = 0
                 case 0xAD:
+                    clusters[index].flags.insert(.softHyphen)
                     clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
                                                         + Self.hyphenAdvance(context.fonts[cluster.font ?? 0].pointer))
                 default: break
@@ -305,6 +306,7 @@ struct Preparer {
                         var remainder = advance - share * parts
                         for c in first...last {
                             clusters[c].advance = Int32(clamping: Int(clusters[c].advance) + share + remainder)
+                            if c < last { clusters[c].flags.insert(.insideLigature) }
                             remainder = 0
                         }
                     }
