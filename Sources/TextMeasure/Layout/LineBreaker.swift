@@ -234,7 +234,7 @@ struct LineBreaker {
             // Prefixes past the line: each needs its width in context and as drawn; widths in
             // context only grow, so stop once they pass the best found.
             var change = Int.max
-            var inContext = line.content
+            var inContext = line.advance
             var next = index
             while next < end {
                 inContext += Int(clusters[next].advance)
