@@ -94,6 +94,45 @@ def batch_seeds():
         b'{"text":"Hello world","width":500,"id":"b","meta":{"k":[1,true,null]}}',
         b'{"text":"a b c d e f","width":10,"maxLines":2,"size":20}', b'{"text":"","width":100}',
         b'{"text":"Hello world","width":50,"id":8}']) + b"\n"
+    # "breaking": the valid names ("pango", "browser", "browser-strict"), near misses and other types.
+    seeds["breaking-browser-url"] = b"\n".join([
+        line(text="https://example.com/a/b-c/d?e=f&g=h#i", width=10, breaking="browser"),
+        line(text="a/b-c a\u2010b a\u00adb \u2014 x", width=1, breaking="browser", maxLines=2, id=1),
+        line(text="a\tb\r\nc\rd\u2028e\u2029f\n", width=30, breaking="browser"),
+        line(text="https://example.com/a/b-c/d", width=10, breaking="pango")])
+    seeds["breaking-strict-kana"] = b"\n".join([
+        line(text="\u3041\u3043\u30a1\u30a3\u30fc\u3063\u30c3\u3005\u301c\u30fb" * 8, width=50, breaking="browser-strict"),
+        line(text="\u3041\u3043\u30a1\u30a3\u30fc\u3063\u30c3\u3005\u301c\u30fb" * 8, width=50, breaking="browser"),
+        line(text="\u65e5\u672c\u8a9e\u3063\u3066\u30fc\u3002\u300c\u3041\u300d", width=0.001, size=0.01, breaking="browser-strict"),
+        line(text="\u0301\u200d\u202e\ufe0f", width=0.001, breaking="browser-strict", maxLines=0)])
+    seeds["breaking-bad-value"] = b"\n".join([
+        b'{"text":"a","width":9,"breaking":"browserStrict","id":1}',
+        b'{"text":"a","width":9,"breaking":"Browser","error":"x","lineCount":1}',
+        b'{"text":"a","width":9,"breaking":""}',
+        b'{"text":"a","width":9,"breaking":"browser\\u0000"}',
+        b'{"text":"a","width":9,"breaking":"pango ","breaking":"pango"}',
+        b'{"text":"a","width":9,"breaking":"browser","breaking":"chrome"}',
+        b'{"text":"a","width":9,"breaking":"\\ud800"}',
+        b'{"text":"a","width":9,"breaking":"brows\xffer"}',
+        b'{"width":9,"breaking":"nope"}',
+        b'{"text":"a","width":1e309,"breaking":"nope"}'])
+    seeds["breaking-wrong-type"] = b"\n".join([
+        b'{"text":"a","width":9,"breaking":1}',
+        b'{"text":"a","width":9,"breaking":null,"id":null}',
+        b'{"text":"a","width":9,"breaking":["browser"]}',
+        b'{"text":"a","width":9,"breaking":{"browser":true}}',
+        b'{"text":"a","width":9,"breaking":true}',
+        b'{"text":"a","width":9,"breaking":-0}',
+        b'{"text":"a","width":9,"breaking":1e309}',
+        b'{"text":"a","width":9,"maxLines":1.5,"breaking":[]}',
+        b'{"text":5,"width":9,"breaking":null}'])
+    seeds["breaking-browser-hostile-text"] = b"\n".join([
+        line(text="\u0301" * 200, width=30, breaking="browser"),
+        line(text="\u200d" * 200, width=1, breaking="browser-strict"),
+        line(text="\U0001F468\u200d\U0001F469\u200d\U0001F467" * 40, width=1000, size=10000, breaking="browser"),
+        b'{"text":"\\ud800a\\udc00\\t\\t\\u0000-","width":0.001,"breaking":"browser"}',
+        line(text="\u05e9\u05dc\u05d5\u05dd \u202e\u2066abc\u2069 \u0645\u0631\u062d\u0628\u0627 \u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35", width=15, breaking="browser"),
+        line(text=("word-" * 300), width=120, breaking="browser", maxLines=2147483647)])
     return seeds
 
 

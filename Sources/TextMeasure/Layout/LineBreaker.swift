@@ -271,7 +271,7 @@ struct LineBreaker {
             // Prefixes past the line: each needs its reach in context and its width as drawn; both
             // positions only grow, so stop once the reach passes the best found.
             var change = Int.max
-            var inContext = line.content
+            var inContext = line.advance
             var next = index
             var nextReach = Int.max
             while next < end {
