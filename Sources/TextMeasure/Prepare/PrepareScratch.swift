@@ -29,6 +29,9 @@ final class PrepareScratch: @unchecked Sendable {
     var cutPieces = CutPieceShapes()
     /// Shape plans by face and segment properties, looked up once per thread (see `shapePlan`).
     private var shapePlans: [PlanKey: OpaquePointer] = [:]
+    /// The plan `shapePlan` returned last: runs in a row mostly share font and script, and the
+    /// comparison is cheaper than hashing the key.
+    private var lastPlan: (key: PlanKey, plan: OpaquePointer?) = (PlanKey(face: 0, script: 0, direction: 0, language: 0), nil)
 
     private struct PlanKey: Hashable {
         var face: UInt
@@ -59,11 +62,16 @@ final class PrepareScratch: @unchecked Sendable {
         let key = PlanKey(face: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(face))),
                           script: properties.script.rawValue, direction: properties.direction.rawValue,
                           language: UInt(bitPattern: Int(bitPattern: properties.language.map(UnsafeRawPointer.init))))
-        if let plan = shapePlans[key] { return plan }
+        if key == lastPlan.key, let plan = lastPlan.plan { return plan }
+        if let plan = shapePlans[key] {
+            lastPlan = (key, plan)
+            return plan
+        }
         var coordinateCount: UInt32 = 0
         let coordinates = hb_font_get_var_coords_normalized(font, &coordinateCount)
         let plan = hb_shape_plan_create_cached2(face, &properties, nil, 0, coordinates, coordinateCount, nil)!
         shapePlans[key] = plan
+        lastPlan = (key, plan)
         return plan
     }
 

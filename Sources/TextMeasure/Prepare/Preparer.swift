@@ -436,9 +436,11 @@ struct Preparer {
                 var contentEnd = i
                 while contentEnd > segmentStart && itemized[contentEnd - 1].isSpace { contentEnd -= 1 }
                 var width = 0, hanging = 0, segmentHasTab = false
-                for c in segmentStart..<contentEnd { width += Int(clusters[firstCluster + c].advance) }
-                for c in contentEnd..<i { hanging += Int(clusters[firstCluster + c].advance) }
-                for c in segmentStart..<i where clusters[firstCluster + c].flags.contains(.tab) { segmentHasTab = true }
+                for c in segmentStart..<i {
+                    let cluster = clusters[firstCluster + c]
+                    if c < contentEnd { width += Int(cluster.advance) } else { hanging += Int(cluster.advance) }
+                    if cluster.flags.contains(.tab) { segmentHasTab = true }
+                }
                 segments.append(Segment(
                     byteStart: Int32(base + itemized[segmentStart].start),
                     byteEnd: Int32(base + (atEnd ? byteCount : itemized[i].start)),
