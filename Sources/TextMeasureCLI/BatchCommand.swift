@@ -54,44 +54,7 @@ struct BatchCommand: ParsableCommand {
     static let chunkBytes = 16 << 20
 
     func run() throws {
-        // The first lines are read before waiting for the fonts, which may still be loading.
-        var input = LineReader(descriptor: STDIN_FILENO)
-        let output = OutputWriter.standardOutput
-        let first = Result { () throws(IOFailure) -> Lines? in
-            try input.next(maxLines: max(1, chunk), maxBytes: Self.chunkBytes)
-        }
-        let measurer = try style.makeMeasurer()
-        do throws(IOFailure) {
-            var lines = try first.get()
-            let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
-            let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
-            let processor = BatchProcessor(measurer: measurer, style: style.style, preparedTexts: max(1, cachedTexts),
-                                           preparedTextBytes: bytes, store: heightStore)
-            while let chunk = lines {
-                try output.write(processor.process(chunk))
-                lines = try input.next(maxLines: max(1, self.chunk), maxBytes: Self.chunkBytes)
-            }
-            heightStore?.flush()
-            if stats, store != nil {
-                let written = heightStore?.statistics.written ?? 0
-                let t = processor.texts.statistics
-                try OutputWriter.standardError.write("""
-                    height store: \(t.storeHits) hits, \(t.storeMisses) misses, \(written) written\(heightStore == nil ? " (skipped)" : "")
-
-                    """)
-            }
-            if stats {
-                let t = processor.texts.statistics
-                let shaping = measurer.shapingStatistics
-                try OutputWriter.standardError.write("""
-                    prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held (\(t.bytes >> 10) KiB), \(t.oversized) too large to keep
-                    shaped pieces: \(shaping.pieceHits) reused, \(shaping.pieceMisses) shaped, \(shaping.runsShapedWhole) runs shaped whole
-
-                    """)
-            }
-        } catch {
-            // Input that cannot be read or output that cannot be written: the batch is incomplete.
-            throw CLIError(message: error.description)
-        }
+        try BatchRun(fonts: style.fonts, style: style.style, stats: stats, store: store, chunk: chunk,
+                     cachedTexts: cachedTexts, cachedMegabytes: cachedMegabytes).run()
     }
 }

@@ -54,6 +54,11 @@ struct StyleOptions: ParsableArguments {
 
     /// The measurer for these fonts; a font that cannot be used stops the command with its reason.
     func makeMeasurer() throws -> TextMeasurer {
+        try Self.makeMeasurer(fonts: fonts)
+    }
+
+    /// The measurer for the font arguments `fonts` (the bundled fonts when empty).
+    static func makeMeasurer(fonts: [String]) throws -> TextMeasurer {
         do {
             if fonts.isEmpty { return try BundledMeasurer.measurer() }
             return try TextMeasurer(fonts: fonts.map(Self.fontFile))

@@ -18,6 +18,17 @@ struct TextMeasureCommand: ParsableCommand {
         csched_remember_affinity()   // before any thread is pinned (see CPUSpread)
         // The bundled fonts load while the arguments are parsed (see BundledMeasurer).
         BundledMeasurer.preload()
+        // A bare `textmeasure batch`, as scripts and pipelines call it: nothing to parse, so
+        // ArgumentParser is not set up at all (it was half of the process's start-up instructions).
+        // Errors are reported as ArgumentParser reports them.
+        if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "batch" {
+            do {
+                try BatchRun().run()
+                return
+            } catch {
+                exit(withError: error)
+            }
+        }
         main(nil)
     }
 }

@@ -222,6 +222,25 @@ struct CLITests {
         }
     }
 
+    @Test func bareBatchSkipsParsingButBehavesAsTheParsedDefaults() throws {
+        // `textmeasure batch` alone runs without ArgumentParser (`BatchRun`); with an option it is
+        // parsed. Both must give the same bytes, errors included.
+        let texts = ["Hello, world", "The quick brown fox jumps over the lazy dog.", "مرحبا بالعالم", "日本語のテキスト",
+                     "नमस्ते दुनिया", "ภาษาไทย", "emoji 👩‍👩‍👧 ok", "official waffle"]
+        var lines = try (0..<40).map { index in
+            let object: [String: Any] = ["text": texts[index % texts.count], "width": 60 + 37 * index, "id": index]
+            return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+        lines.append("{\"text\":\"a\",\"width\":1e12}")
+        let input = lines.joined(separator: "\n") + "\n"
+        let bare = try run(["batch"], input: input)
+        let parsed = try run(["batch", "--size", "17"], input: input)
+        #expect(bare.status == 0 && parsed.status == 0)
+        #expect(bare.lines.count == 41)
+        #expect(bare.lines.last?.contains("\"error\"") == true)
+        #expect(bare.lines == parsed.lines)
+    }
+
     @Test func batchReusesPreparedTexts() throws {
         let item = "{\"text\":\"The same message, measured again and again\",\"width\":WIDTH}"
         let widths = [120, 120, 240, 120, 241, 480]

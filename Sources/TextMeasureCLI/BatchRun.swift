@@ -1,0 +1,65 @@
+import TextMeasure
+import TextMeasureBatch
+import TextMeasureStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `textmeasure batch` does once its options are known: read JSON lines, measure them in chunks
+/// over all cores, write one result line each. Kept apart from ``BatchCommand`` so that a bare
+/// `textmeasure batch` (the common, scripted use) runs without parsing arguments at all (see
+/// ``TextMeasureCommand/main()``): ArgumentParser's set-up was half of the process's start-up.
+struct BatchRun {
+    var fonts: [String] = []
+    var style = TextStyle(size: 17)
+    var stats = false
+    var store: String?
+    var chunk = 4096
+    var cachedTexts = 256
+    var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
+
+    func run() throws {
+        // The first lines are read before waiting for the fonts, which may still be loading.
+        var input = LineReader(descriptor: STDIN_FILENO)
+        let output = OutputWriter.standardOutput
+        let first = Result { () throws(IOFailure) -> Lines? in
+            try input.next(maxLines: max(1, chunk), maxBytes: BatchCommand.chunkBytes)
+        }
+        let measurer = try StyleOptions.makeMeasurer(fonts: fonts)
+        do throws(IOFailure) {
+            var lines = try first.get()
+            let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+            let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
+            let processor = BatchProcessor(measurer: measurer, style: style, preparedTexts: max(1, cachedTexts),
+                                           preparedTextBytes: bytes, store: heightStore)
+            while let chunk = lines {
+                try output.write(processor.process(chunk))
+                lines = try input.next(maxLines: max(1, self.chunk), maxBytes: BatchCommand.chunkBytes)
+            }
+            heightStore?.flush()
+            if stats, store != nil {
+                let written = heightStore?.statistics.written ?? 0
+                let t = processor.texts.statistics
+                try OutputWriter.standardError.write("""
+                    height store: \(t.storeHits) hits, \(t.storeMisses) misses, \(written) written\(heightStore == nil ? " (skipped)" : "")
+
+                    """)
+            }
+            if stats {
+                let t = processor.texts.statistics
+                let shaping = measurer.shapingStatistics
+                try OutputWriter.standardError.write("""
+                    prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held (\(t.bytes >> 10) KiB), \(t.oversized) too large to keep
+                    shaped pieces: \(shaping.pieceHits) reused, \(shaping.pieceMisses) shaped, \(shaping.runsShapedWhole) runs shaped whole
+
+                    """)
+            }
+        } catch {
+            // Input that cannot be read or output that cannot be written: the batch is incomplete.
+            throw CLIError(message: error.description)
+        }
+    }
+}
