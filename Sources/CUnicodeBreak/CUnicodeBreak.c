@@ -1,10 +1,12 @@
 #include "CUnicodeBreak.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 
 // One prototype per kind, opened once; each thread clones its own working copies.
 static UBreakIterator *line_prototype;
@@ -14,6 +16,13 @@ static UBreakIterator *grapheme_prototype;
 static UErrorCode prototype_status = U_ZERO_ERROR;
 static pthread_once_t prototype_once = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_key;
+
+// Grapheme_Cluster_Break look-ups (see `grapheme_boundaries`): one byte per code point, stored XOR
+// GCB_UNKNOWN so that the zeroed allocation reads as "not looked up yet"; allocated with the break
+// iterators' prototypes, filled one character at a time as text shows them (pages of the 1.1 MB that
+// no text reaches are never mapped). NULL if the allocation failed: every look-up then asks ICU.
+enum { GCB_UNKNOWN = 0x1F };
+static _Atomic(uint8_t) *gcb_table;
 
 typedef struct {
     UBreakIterator *line;
@@ -82,6 +91,7 @@ static void open_prototypes(void) {
     line_normal_prototype = ubrk_open(UBRK_LINE, "@lb=normal", NULL, 0, &prototype_status);
     if (U_FAILURE(prototype_status)) return;
     grapheme_prototype = ubrk_open(UBRK_CHARACTER, "", NULL, 0, &prototype_status);
+    gcb_table = calloc(0x110000, sizeof *gcb_table);
 }
 
 static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
@@ -105,6 +115,114 @@ static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
     }
     pthread_setspecific(thread_key, its);
     return its;
+}
+
+// ---- Grapheme cluster boundaries (UAX #29, as ICU's char.txt rules implement it) ----
+//
+// ICU's rule-based iterator costs about 250 instructions per boundary; this state machine reads one
+// table byte per character. Per character: its Grapheme_Cluster_Break value (ICU's UGraphemeClusterBreak,
+// 0...17, or GCB_EXTEND_CCC for an Extend with a non-zero combining class) in the low five bits;
+// GCB_PICT for Extended_Pictographic (either side of a ZWJ in an emoji sequence, GB11); and for ICU's
+// Indic conjunct rule (its GB9c, for Bengali, Devanagari, Gujarati, Malayalam, Oriya and Telugu),
+// GCB_CONSONANT for a consonant (Indic_Syllabic_Category) and GCB_VIRAMA for a virama (ccc 9) of those
+// scripts.
+
+enum { GCB_MASK = 0x1F, GCB_EXTEND_CCC = 18, GCB_CONSONANT = 0x20, GCB_PICT = 0x40, GCB_VIRAMA = 0x80 };
+
+static int gcb_conjunct_script(UChar32 c) {
+    // The six scripts' blocks (Devanagari's extensions included); nothing else needs the look-up.
+    if (!((c >= 0x0900 && c < 0x0D80) || (c >= 0xA8E0 && c < 0xA900) || (c >= 0x11B00 && c < 0x11B60))) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    UScriptCode script = uscript_getScript(c, &status);
+    return U_SUCCESS(status) && (script == USCRIPT_BENGALI || script == USCRIPT_DEVANAGARI ||
+        script == USCRIPT_GUJARATI || script == USCRIPT_MALAYALAM || script == USCRIPT_ORIYA || script == USCRIPT_TELUGU);
+}
+
+
+static uint8_t gcb_compute(UChar32 c) {
+    uint8_t value = (uint8_t)u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK) & GCB_MASK;
+    if (value == U_GCB_EXTEND && u_getCombiningClass(c) != 0) value = GCB_EXTEND_CCC;
+    if (gcb_conjunct_script(c)) {
+        if (u_getCombiningClass(c) == 9) value |= GCB_VIRAMA;
+        if (u_getIntPropertyValue(c, UCHAR_INDIC_SYLLABIC_CATEGORY) == U_INSC_CONSONANT) value |= GCB_CONSONANT;
+    }
+    if (c >= 0xA9 && u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC)) value |= GCB_PICT;
+    return value;
+}
+
+static inline uint8_t gcb_of(uint32_t c) {
+    if (c >= 0x110000 || gcb_table == NULL) return c >= 0x110000 ? U_GCB_OTHER : gcb_compute((UChar32)c);
+    uint8_t value = atomic_load_explicit(&gcb_table[c], memory_order_relaxed) ^ GCB_UNKNOWN;
+    if ((value & GCB_MASK) == GCB_UNKNOWN) {
+        value = gcb_compute((UChar32)c);
+        // Threads racing here store the same byte.
+        atomic_store_explicit(&gcb_table[c], value ^ GCB_UNKNOWN, memory_order_relaxed);
+    }
+    return value;
+}
+
+static inline int gcb_is_control(uint8_t g) { return g == U_GCB_CONTROL || g == U_GCB_CR || g == U_GCB_LF; }
+
+// Marks a boundary before every grapheme cluster after the first (UTF-8 offsets, `length` included).
+static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint8_t *flags) {
+    uint8_t previous = 0xFF;   // none yet
+    int pict_then_extends = 0; // the characters since the last pictograph are Extend only
+    int zwj_after_pict = 0;    // `previous` is a ZWJ that follows a pictograph and Extends (GB11)
+    int regional_run = 0;      // regional indicators in a row ending at `previous`
+    int conjunct = 0;          // GB9c: 1 after a consonant (and Extend-with-ccc or ZWJ), 2 once a virama followed
+    int32_t i = 0;
+    while (i < length) {
+        uint32_t c = bytes[i];
+        int32_t size = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (size == 2) c = (c & 0x1F) << 6 | (bytes[i + 1] & 0x3F);
+        else if (size == 3) c = (c & 0x0F) << 12 | (bytes[i + 1] & 0x3F) << 6 | (bytes[i + 2] & 0x3F);
+        else if (size == 4) c = (c & 0x07) << 18 | (bytes[i + 1] & 0x3F) << 12 | (bytes[i + 2] & 0x3F) << 6 | (bytes[i + 3] & 0x3F);
+        // ASCII needs no table: CR, LF, the controls, and the rest Other.
+        uint8_t value = c >= 0x80 ? gcb_of(c)
+            : c == '\r' ? U_GCB_CR : c == '\n' ? U_GCB_LF : (c < 0x20 || c == 0x7F) ? U_GCB_CONTROL : U_GCB_OTHER;
+        uint8_t g = value & GCB_MASK;
+        if (previous != 0xFF) {
+            uint8_t p = previous;
+            int join;
+            if (p == U_GCB_CR && g == U_GCB_LF) join = 1;                                   // GB3
+            else if (gcb_is_control(p) || gcb_is_control(g)) join = 0;                      // GB4, GB5
+            else if (p == U_GCB_L && (g == U_GCB_L || g == U_GCB_V || g == U_GCB_LV || g == U_GCB_LVT)) join = 1; // GB6
+            else if ((p == U_GCB_LV || p == U_GCB_V) && (g == U_GCB_V || g == U_GCB_T)) join = 1;              // GB7
+            else if ((p == U_GCB_LVT || p == U_GCB_T) && g == U_GCB_T) join = 1;                               // GB8
+            else if (g == U_GCB_EXTEND || g == GCB_EXTEND_CCC || g == U_GCB_ZWJ || g == U_GCB_SPACING_MARK) join = 1; // GB9, GB9a
+            else if (p == U_GCB_PREPEND) join = 1;                                                             // GB9b
+            else if (conjunct == 2 && (value & GCB_CONSONANT)) join = 1;                                      // GB9c
+            else if (zwj_after_pict && (value & GCB_PICT)) join = 1;                                          // GB11
+            else if (p == U_GCB_REGIONAL_INDICATOR && g == U_GCB_REGIONAL_INDICATOR) join = regional_run % 2; // GB12, GB13
+            else join = 0;                                                                                     // GB999
+            if (!join) flags[i] |= CUB_GRAPHEME_BOUNDARY;
+        }
+        zwj_after_pict = g == U_GCB_ZWJ && pict_then_extends;
+        if (value & GCB_PICT) pict_then_extends = 1;
+        else if (g != U_GCB_EXTEND && g != GCB_EXTEND_CCC) pict_then_extends = 0;
+        if (value & GCB_CONSONANT) conjunct = 1;
+        else if (value & GCB_VIRAMA) conjunct = conjunct ? 2 : 0;
+        else if (g != GCB_EXTEND_CCC && g != U_GCB_ZWJ) conjunct = 0;
+        regional_run = g == U_GCB_REGIONAL_INDICATOR ? regional_run + 1 : 0;
+        previous = g;
+        i += size;
+    }
+    flags[length] |= CUB_GRAPHEME_BOUNDARY;
+}
+
+int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *flags) {
+    if (length == 0) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    thread_iterators *its = iterators_for_this_thread(&status);
+    if (its == NULL) return status;
+    int32_t units = to_utf16(its, utf8, length);
+    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
+    ubrk_setText(its->grapheme, its->utf16, units, &status);
+    if (U_FAILURE(status)) return status;
+    for (int32_t b = ubrk_following(its->grapheme, 0); b != UBRK_DONE; b = ubrk_next(its->grapheme)) {
+        flags[its->utf8_offset[b]] |= CUB_GRAPHEME_BOUNDARY;
+    }
+    return 0;
 }
 
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
@@ -140,12 +258,7 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
     if (ascii) {
         for (int32_t b = 1; b <= length; b++) flags[b] |= CUB_GRAPHEME_BOUNDARY;
     } else {
-        ubrk_setText(its->grapheme, its->utf16, units, &status);
-        if (U_SUCCESS(status)) {
-            for (int32_t b = ubrk_following(its->grapheme, 0); b != UBRK_DONE; b = ubrk_next(its->grapheme)) {
-                flags[offset[b]] |= CUB_GRAPHEME_BOUNDARY;
-            }
-        }
+        grapheme_boundaries((const unsigned char *)utf8, length, flags);
     }
     ubrk_setText(line, its->utf16, units, &status);
     if (U_SUCCESS(status)) {

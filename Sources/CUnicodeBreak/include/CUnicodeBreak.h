@@ -56,6 +56,12 @@ enum {
 /// All the properties above for `c`, in one call.
 uint8_t cub_scalar_properties(uint32_t c);
 
+/// Grapheme cluster boundaries of `length` bytes of UTF-8 at `utf8` from ICU's own character break
+/// iterator, ORed into `flags[1...length]` as `CUB_GRAPHEME_BOUNDARY` (`flags` as for `cub_analyze`,
+/// not zeroed). `cub_analyze` finds the same boundaries with its own table-driven state machine; this
+/// is the reference it is tested against. Returns 0, or an ICU error code.
+int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *flags);
+
 #ifdef __cplusplus
 }
 #endif
