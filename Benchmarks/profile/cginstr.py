@@ -16,6 +16,8 @@ Python 3 standard library only.
 """
 import argparse, collections, os, pickle, re, shutil, subprocess
 
+from cgparse import compressed_name, default_symbolizer
+
 
 def parse(path, target):
     names, objects = {}, {}
@@ -26,13 +28,7 @@ def parse(path, target):
     addr = 0
     npos = 2
 
-    def name(table, text):
-        m = re.match(r'\((\d+)\)(?: (.*))?', text)
-        if not m:
-            return text
-        if m.group(2) is not None:
-            table[m.group(1)] = m.group(2)
-        return table[m.group(1)]
+    name = compressed_name
 
     def position(token, previous):   # absolute, "+n"/"-n" relative, or "*" (same)
         if token == '*':
@@ -92,9 +88,7 @@ def main():
     parser.add_argument('object')
     parser.add_argument('binary')
     parser.add_argument('out')
-    swift = shutil.which('swift')
-    toolchain = os.path.join(os.path.dirname(os.path.realpath(swift)), 'llvm-symbolizer') if swift else ''
-    parser.add_argument('--symbolizer', default=toolchain if os.path.exists(toolchain) else 'llvm-symbolizer')
+    parser.add_argument('--symbolizer', default=default_symbolizer())
     args = parser.parse_args()
     selfc, calls = parse(args.callgrind_out, args.object)
     if not selfc:

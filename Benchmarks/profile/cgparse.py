@@ -9,7 +9,25 @@ call count per (caller, callee) edge, and each function's object file; the cost 
 demangles the names with `swift demangle --simplified` (Swift toolchain) when it is on PATH.
 Python 3 standard library only.
 """
-import collections, pickle, re, shutil, subprocess, sys
+import collections, os, pickle, re, shutil, subprocess, sys
+
+
+def compressed_name(table, text):
+    """Callgrind's name compression: "(id) name" defines id, "(id)" refers to it."""
+    m = re.match(r'\((\d+)\)(?: (.*))?', text)
+    if not m:
+        return text
+    if m.group(2) is not None:
+        table[m.group(1)] = m.group(2)
+    return table[m.group(1)]
+
+
+def default_symbolizer():
+    """The Swift toolchain's llvm-symbolizer when `swift` is on PATH, else llvm-symbolizer from PATH."""
+    swift = shutil.which('swift')
+    toolchain = os.path.join(os.path.dirname(os.path.realpath(swift)), 'llvm-symbolizer') if swift else ''
+    return toolchain if os.path.exists(toolchain) else 'llvm-symbolizer'
+
 
 
 def parse(path):
@@ -22,13 +40,7 @@ def parse(path):
     pending = False
     npos = 1  # position columns before the costs ("positions: line", or "instr line" with --dump-instr)
 
-    def name(table, text):  # callgrind's name compression: "(id) name" defines, "(id)" refers
-        m = re.match(r'\((\d+)\)(?: (.*))?', text)
-        if not m:
-            return text
-        if m.group(2) is not None:
-            table[m.group(1)] = m.group(2)
-        return table[m.group(1)]
+    name = compressed_name
 
     for line in open(path, errors='replace'):
         line = line.rstrip('\n')

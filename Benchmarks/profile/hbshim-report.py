@@ -11,6 +11,8 @@ llvm-symbolizer for --binary.
 """
 import argparse, collections, os, re, shutil, subprocess
 
+from cgparse import default_symbolizer
+
 
 def sites_to_lines(sites, binary, symbolizer):
     # A return address points after the call: look up the byte before it.
@@ -31,9 +33,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('path')
     parser.add_argument('--binary')
-    swift = shutil.which('swift')
-    toolchain = os.path.join(os.path.dirname(os.path.realpath(swift)), 'llvm-symbolizer') if swift else ''
-    parser.add_argument('--symbolizer', default=toolchain if os.path.exists(toolchain) else 'llvm-symbolizer')
+    parser.add_argument('--symbolizer', default=default_symbolizer())
     args = parser.parse_args()
     rows = []
     for line in open(args.path):

@@ -46,6 +46,16 @@ static void free_thread_iterators(void *pointer) {
     free(its);
 }
 
+// The scalar starting at `bytes` (valid UTF-8) and, in `*size`, its length in bytes.
+static inline uint32_t decode_utf8(const unsigned char *bytes, int32_t *size) {
+    uint32_t c = bytes[0];
+    if (c < 0x80) { *size = 1; return c; }
+    if (c < 0xE0) { *size = 2; return (c & 0x1F) << 6 | (bytes[1] & 0x3F); }
+    if (c < 0xF0) { *size = 3; return (c & 0x0F) << 12 | (bytes[1] & 0x3F) << 6 | (bytes[2] & 0x3F); }
+    *size = 4;
+    return (c & 0x07) << 18 | (bytes[1] & 0x3F) << 12 | (bytes[2] & 0x3F) << 6 | (bytes[3] & 0x3F);
+}
+
 // Converts UTF-8 (valid: it comes from a Swift String) to UTF-16 in the thread's buffers. Returns
 // the UTF-16 length, or -1 when memory runs out.
 static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length) {
@@ -62,11 +72,8 @@ static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length)
     const unsigned char *bytes = (const unsigned char *)utf8;
     int32_t i = 0, n = 0;
     while (i < length) {
-        uint32_t c = bytes[i];
-        int32_t size = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        if (size == 2) c = (c & 0x1F) << 6 | (bytes[i + 1] & 0x3F);
-        else if (size == 3) c = (c & 0x0F) << 12 | (bytes[i + 1] & 0x3F) << 6 | (bytes[i + 2] & 0x3F);
-        else if (size == 4) c = (c & 0x07) << 18 | (bytes[i + 1] & 0x3F) << 12 | (bytes[i + 2] & 0x3F) << 6 | (bytes[i + 3] & 0x3F);
+        int32_t size;
+        uint32_t c = decode_utf8(bytes + i, &size);
         if (c >= 0x10000) {
             its->utf8_offset[n] = i;
             its->utf16[n++] = (UChar)(0xD800 + ((c - 0x10000) >> 10));
@@ -172,11 +179,8 @@ static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint
     int conjunct = 0;          // GB9c: 1 after a consonant (and Extend-with-ccc or ZWJ), 2 once a virama followed
     int32_t i = 0;
     while (i < length) {
-        uint32_t c = bytes[i];
-        int32_t size = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        if (size == 2) c = (c & 0x1F) << 6 | (bytes[i + 1] & 0x3F);
-        else if (size == 3) c = (c & 0x0F) << 12 | (bytes[i + 1] & 0x3F) << 6 | (bytes[i + 2] & 0x3F);
-        else if (size == 4) c = (c & 0x07) << 18 | (bytes[i + 1] & 0x3F) << 12 | (bytes[i + 2] & 0x3F) << 6 | (bytes[i + 3] & 0x3F);
+        int32_t size;
+        uint32_t c = decode_utf8(bytes + i, &size);
         // ASCII needs no table: CR, LF, the controls, and the rest Other.
         uint8_t value = c >= 0x80 ? gcb_of(c)
             : c == '\r' ? U_GCB_CR : c == '\n' ? U_GCB_LF : (c < 0x20 || c == 0x7F) ? U_GCB_CONTROL : U_GCB_OTHER;
