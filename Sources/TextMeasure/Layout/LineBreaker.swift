@@ -124,7 +124,15 @@ struct LineBreaker {
         var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record,
                             fitsInContextFirst: prepared.style.breaking.isBrowser)
         filler.run()
-        return filler.outcome
+        var outcome = filler.outcome
+        // The lines found hold at this width, whatever the bookkeeping of their bounds says: bounds
+        // that leave it out would be a bug in that bookkeeping (`validWidthsHoldAndAreTight` checks
+        // for it), never a reason to trap on input; the range then becomes this width alone.
+        if outcome.minimumWidth > width || (outcome.changeWidth <= width && outcome.changeWidth != Int.max) {
+            outcome.minimumWidth = width
+            outcome.changeWidth = width == Int.max ? width : width + 1
+        }
+        return outcome
     }
 
     /// The state of one layout.
@@ -462,7 +470,7 @@ struct LineBreaker {
                 }
                 current.end = clusters[index - 1].end
                 if fitsInContextFirst && (index < end || current.overflowsAsDrawn) {
-                    current.requirement = min(width, reach(endingAfter: index - 1, at: current.content, lineFirst: lineFirst))
+                    current.requirement = min(limit, reach(endingAfter: index - 1, at: current.content, lineFirst: lineFirst))
                 }
                 line = current
                 if index == end { return true }
