@@ -1,0 +1,1 @@
+../../../Tests/TestSupport/SplitMix64.swift
