@@ -27,7 +27,7 @@ static _Atomic(uint8_t) *gcb_table;
 typedef struct {
     UBreakIterator *line;
     UBreakIterator *line_normal;   // cloned on first use: most threads never need it
-    UBreakIterator *grapheme;
+    UBreakIterator *grapheme;      // cloned on first use: only cub_grapheme_boundaries_icu needs it
     // The text as UTF-16 (ICU iterates native UTF-16 much faster than UTF-8 through UText), and for
     // each UTF-16 index the UTF-8 offset it starts at.
     UChar *utf16;
@@ -115,7 +115,6 @@ static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
         return NULL;
     }
     its->line = ubrk_clone(line_prototype, status);
-    if (U_SUCCESS(*status)) its->grapheme = ubrk_clone(grapheme_prototype, status);
     if (U_FAILURE(*status)) {
         free_thread_iterators(its);
         return NULL;
@@ -158,7 +157,8 @@ static uint8_t gcb_compute(UChar32 c) {
 }
 
 static inline uint8_t gcb_of(uint32_t c) {
-    if (c >= 0x110000 || gcb_table == NULL) return c >= 0x110000 ? U_GCB_OTHER : gcb_compute((UChar32)c);
+    if (c >= 0x110000) return U_GCB_OTHER;
+    if (gcb_table == NULL) return gcb_compute((UChar32)c);
     uint8_t value = atomic_load_explicit(&gcb_table[c], memory_order_relaxed) ^ GCB_UNKNOWN;
     if ((value & GCB_MASK) == GCB_UNKNOWN) {
         value = gcb_compute((UChar32)c);
@@ -219,6 +219,11 @@ int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *f
     UErrorCode status = U_ZERO_ERROR;
     thread_iterators *its = iterators_for_this_thread(&status);
     if (its == NULL) return status;
+    if (its->grapheme == NULL) {
+        // Cloned on first use: only this reference needs ICU's grapheme iterator.
+        its->grapheme = ubrk_clone(grapheme_prototype, &status);
+        if (U_FAILURE(status)) return status;
+    }
     int32_t units = to_utf16(its, utf8, length);
     if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
     ubrk_setText(its->grapheme, its->utf16, units, &status);
