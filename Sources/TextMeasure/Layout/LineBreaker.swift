@@ -32,6 +32,9 @@
 ///   ligature's start (Blink's offsets inside a glyph lie at its start); when not even the first
 ///   cluster fits as drawn, the line ends where the clusters in context reached (`"ffi"` at 8 px at
 ///   24 px: `"ff"`, `"i"`);
+/// - a line end that must be shaped again (kerning with the next cluster lost, a ligature split) fits
+///   only if, besides fitting as drawn, it fits from the position of the last safe-to-break offset
+///   before it rounded up to 1/64 px (Blink's LayoutUnit offset positions, see `reshapeNeed`);
 /// - the width given is Blink's (see `PreparedText.fillWidth`).
 ///
 /// Along the way it records the range of widths over which these exact lines stay the same: below the
@@ -91,6 +94,17 @@ struct LineBreaker {
         var retryShift = 0
         var retryFloor = 0
         var retryCeiling = Int.max
+        /// Browser modes: the line's first cluster, and where it lies in its Blink text item (the
+        /// paragraph, or the text after a tab), in context: Blink's positions are LayoutUnits, each
+        /// offset's x rounded up to 1/64 px from the item's start (see `reshapeNeed`).
+        var firstCluster = 0
+        var origin = 0
+        /// Browser modes: where on the line (in context) the text after the line's last tab starts, a
+        /// new Blink text item; 0 when the line holds no tab.
+        var itemStart = 0
+        /// Browser modes: the width the line needs because Blink checks its reshaped end against its
+        /// LayoutUnit positions (0 when its end needs no reshaping; see `reshapeNeed`).
+        var endNeed = 0
 
         /// The line's width as drawn: white space excluded, lost kerning included.
         var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
@@ -108,6 +122,7 @@ struct LineBreaker {
             advance = content
             self.clusters += clusters
             hangsBecauseContentFits = false
+            endNeed = 0
         }
 
         /// Adds hanging white space; with `always` it hangs whatever the content's width.
@@ -150,6 +165,11 @@ struct LineBreaker {
         /// trimmed to fit as drawn (Blink), rather than cluster by cluster as drawn (Pango).
         let fitsInContextFirst: Bool
 
+        /// Browser modes: a cluster and where it lies in its Blink text item, in context (see
+        /// `itemPosition(of:)`); moves forward only, as lines do.
+        var cursorIndex = 0
+        var cursorPosition = 0
+
         init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?,
              fitsInContextFirst: Bool) {
             self.prepared = prepared
@@ -173,6 +193,11 @@ struct LineBreaker {
                 line.end = segment.byteEnd
                 if segment.isMandatoryBreak {
                     guard close(change: nil, moreFollows: index + 1 < segments.count) else { return }
+                    if fitsInContextFirst {
+                        // The next paragraph is a new Blink text item.
+                        cursorIndex = clusterEnd
+                        cursorPosition = 0
+                    }
                 }
             }
             _ = close(change: nil, moreFollows: false)
@@ -185,10 +210,17 @@ struct LineBreaker {
             let x = line.isOpen ? line.advance : 0
             var content = contentWidth(of: segment, at: x)
             let contentEnd = prepared.clusters[Int(segment.contentEnd) - 1].end
+            let last = Int(segment.contentEnd) - 1
             if line.isOpen {
-                let needed = line.advance + content + segment.endAdjust
+                var needed = line.advance + content + segment.endAdjust
+                var endNeed = 0
+                if fitsInContextFirst && segment.endAdjust != 0 {
+                    endNeed = reshapeNeed(of: line, endingAfter: last, at: line.advance + content)
+                    needed = max(needed, endNeed)
+                }
                 if needed <= width {
                     line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+                    line.endNeed = endNeed
                     line.end = contentEnd
                     return true
                 }
@@ -202,11 +234,17 @@ struct LineBreaker {
             }
             // The segment starts a line (inside a ligature, with the ligature's tail drawn on its own).
             let lead = prepared.lineStartAdjust(at: Int(segment.firstCluster))
-            if lead + content + segment.endAdjust > width && segment.contentClusterCount > 1 {
+            var opened = openLine(start: segment.byteStart, at: Int(segment.firstCluster))
+            var endNeed = 0
+            if fitsInContextFirst && segment.endAdjust != 0 {
+                endNeed = reshapeNeed(of: opened, endingAfter: last, at: lead + content)
+            }
+            if max(lead + content + segment.endAdjust, endNeed) > width && segment.contentClusterCount > 1 {
                 return breakClusters(of: segment, continuingLine: false)
             }
-            line = OpenLine(start: segment.byteStart)
-            line.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+            opened.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
+            opened.endNeed = endNeed
+            line = opened
             line.end = contentEnd
             return true
         }
@@ -221,9 +259,17 @@ struct LineBreaker {
                 // Space cannot hang after a cluster that already overflows.
                 guard close(change: line.visibleWidth, moreFollows: true) else { return false }
             }
-            if !line.isOpen { line = OpenLine(start: prepared.clusters[spaceIndex].start) }
+            if !line.isOpen { line = openLine(start: prepared.clusters[spaceIndex].start, at: spaceIndex) }
             let x = line.advance
             let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
+            if fitsInContextFirst && segment.hasTab {
+                // The text after a tab is a new Blink text item.
+                var position = x
+                for index in spaceIndex..<clusterEnd {
+                    position += advance(of: prepared.clusters[index], at: position)
+                    if prepared.clusters[index].flags.contains(.tab) { line.itemStart = position }
+                }
+            }
             line.addSpace(hanging, always: space.contains(.hangsAlways))
             return true
         }
@@ -247,6 +293,72 @@ struct LineBreaker {
             let stop = prepared.tabStop
             let earliest = x + prepared.tabMinimum
             return (earliest + stop - 1) / stop * stop - x
+        }
+
+        /// A line starting with cluster `first`; in the browser modes, with where that cluster lies in
+        /// its Blink text item.
+        mutating func openLine(start: Int32, at first: Int) -> OpenLine {
+            var opened = OpenLine(start: start)
+            if fitsInContextFirst {
+                opened.firstCluster = first
+                opened.origin = itemPosition(of: first)
+            }
+            return opened
+        }
+
+        /// Browser modes: where cluster `index` starts in its Blink text item (the paragraph, or the
+        /// text after a tab), in context. `index` must not lie before the previous call's.
+        mutating func itemPosition(of index: Int) -> Int {
+            let clusters = prepared.clusters
+            while cursorIndex < index {
+                let cluster = clusters[cursorIndex]
+                cursorPosition = cluster.flags.contains(.tab) ? 0 : cursorPosition + Int(cluster.advance)
+                cursorIndex += 1
+            }
+            return cursorPosition
+        }
+
+        /// Browser modes: whether a line ending after cluster `index` ends where Blink reshapes it (not
+        /// safe to break: kerning with the next cluster, or inside a ligature).
+        func endsUnsafe(_ index: Int) -> Bool {
+            let cluster = prepared.clusters[index]
+            guard !cluster.flags.contains(.softHyphen) && !cluster.flags.contains(.space) else { return false }
+            return cluster.breakAdjust != 0 || cluster.flags.contains(.insideLigature)
+        }
+
+        /// Browser modes: the width `line` needs when it ends after cluster `last`, its content then
+        /// ending at `x` in context, as Blink's `ShapingLineBreaker::ShapeLine` checks a reshaped line
+        /// end: the end is shaped again from the last safe-to-break offset before it, and that piece
+        /// must fit between the offset's position and the line's end position, both LayoutUnits
+        /// (`ShapeResult::CachedPositionForOffset`: an offset's x from the item's start, rounded up to
+        /// 1/64 px). So the text before the piece counts as the difference of two rounded-up
+        /// positions, not its width: `"Lor"` in `"Lorem"` (24 px) is "Lo" (27.096, at 27.109) and "r"
+        /// reshaped (9.912), 37.021 px, which does not fit 37 px + 1/64. 0 when the line's end needs no
+        /// reshaping or the piece is the whole line (then its width as drawn is what counts).
+        func reshapeNeed(of line: OpenLine, endingAfter last: Int, at x: Int) -> Int {
+            guard endsUnsafe(last) else { return 0 }
+            let clusters = prepared.clusters
+            var first = last
+            var pieceStart = x - Int(clusters[last].advance)
+            while first > line.firstCluster && endsUnsafe(first - 1) {
+                first -= 1
+                pieceStart -= Int(clusters[first].advance)
+            }
+            guard first > line.firstCluster else { return 0 }
+            let piece = x - pieceStart + Int(clusters[last].breakAdjust)
+            let unit = 16
+            func roundedUp(_ value: Int) -> Int { (value + unit - 1) / unit * unit }
+            if line.itemStart > 0 && pieceStart >= line.itemStart {
+                // After a tab: the item starts there, after the LayoutUnits of the items before it.
+                return roundedUp(line.itemStart) + roundedUp(pieceStart - line.itemStart) + piece
+            }
+            return roundedUp(line.origin + pieceStart) - roundedUp(line.origin) + piece
+        }
+
+        /// Browser modes: the width a line ending after cluster `last` must fit in: as drawn (see
+        /// `fillWidth`), and as Blink checks a reshaped end (see `reshapeNeed`).
+        func drawnNeed(of line: OpenLine, endingAfter last: Int) -> Int {
+            max(fillWidth(of: line, endingAfter: last), reshapeNeed(of: line, endingAfter: last, at: line.content))
         }
 
         /// Browser modes: how far a line reaches in context when it ends after cluster `last`, its
@@ -287,14 +399,17 @@ struct LineBreaker {
                 let reach = reach(endingAfter: next, at: inContext, lineFirst: lineFirst)
                 if next == index { nextReach = reach }
                 guard reach < change else { break }
-                change = min(change, max(reach, inContext + Int(clusters[next].breakAdjust)))
+                let drawn = max(inContext + Int(clusters[next].breakAdjust),
+                                reshapeNeed(of: line, endingAfter: next, at: inContext))
+                change = min(change, max(reach, drawn))
                 next += 1
             }
-            guard fillWidth(of: line, endingAfter: index - 1) > limit else { return change }
+            guard drawnNeed(of: line, endingAfter: index - 1) > limit else { return change }
             let reached = line, reachedIndex = index
-            while index > kept && fillWidth(of: line, endingAfter: index - 1) > limit {
+            while index > kept && drawnNeed(of: line, endingAfter: index - 1) > limit {
                 change = min(change, max(reach(endingAfter: index - 1, at: line.content, lineFirst: lineFirst),
-                                         line.visibleWidth))
+                                         line.visibleWidth, reshapeNeed(of: line, endingAfter: index - 1,
+                                                                        at: line.content)))
                 index -= 1
                 line.content -= Int(clusters[index].advance)
                 line.advance = line.content
@@ -302,7 +417,7 @@ struct LineBreaker {
                 line.endAdjust = Int(clusters[index - 1].breakAdjust)
             }
             if overflowsToReach && index < reachedIndex {
-                let drawn = fillWidth(of: line, endingAfter: index - 1)
+                let drawn = drawnNeed(of: line, endingAfter: index - 1)
                 if drawn > limit {
                     // Nothing fits as drawn: the line takes what reached in context after all. It stays
                     // so until the reach grows or one of the prefixes fits as drawn.
@@ -348,7 +463,7 @@ struct LineBreaker {
             if current.overflowsAsDrawn {
                 lower = max(lower, current.requirement)
             } else if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
-                lower = max(lower, visible, current.requirement)
+                lower = max(lower, visible, current.requirement, current.endNeed)
             }
             var upper = change ?? Int.max
             if current.retryShift > 0 {
@@ -396,7 +511,7 @@ struct LineBreaker {
                     } else {
                         index = lineFirst
                         kept = index + 1
-                        current = OpenLine(start: clusters[index].start)
+                        current = openLine(start: clusters[index].start, at: index)
                         // The first cluster goes on the line whatever its width (inside a ligature, with
                         // the ligature's tail drawn on its own).
                         let first = clusters[index]
@@ -437,7 +552,7 @@ struct LineBreaker {
                         }
                         index += 1
                     }
-                    if fitsInContextFirst && index == end && fillWidth(of: current, endingAfter: index - 1) > limit {
+                    if fitsInContextFirst && index == end && drawnNeed(of: current, endingAfter: index - 1) > limit {
                         // The word's last piece must fit as drawn too.
                         change = giveBack(&current, next: &index, kept: kept, end: end, lineFirst: lineFirst,
                                           limit: limit, overflowsToReach: startsLine)
@@ -469,6 +584,9 @@ struct LineBreaker {
                     }
                 }
                 current.end = clusters[index - 1].end
+                if fitsInContextFirst && !current.overflowsAsDrawn {
+                    current.endNeed = reshapeNeed(of: current, endingAfter: index - 1, at: current.content)
+                }
                 if fitsInContextFirst && (index < end || current.overflowsAsDrawn) {
                     current.requirement = min(limit, reach(endingAfter: index - 1, at: current.content, lineFirst: lineFirst))
                 }
