@@ -119,6 +119,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         @usableFromInline var waiters = 0
         @usableFromInline var result: RowMeasurement?
         @usableFromInline var isStale = false
+        /// Whether the measurement also asks the estimate, to learn its correction from (see
+        /// `learns(in:)`). Set when the pending measurement is made, read by its measurer only.
+        @usableFromInline var learns = true
 
         @usableFromInline
         init() {}
@@ -138,6 +141,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         /// Measured text height over estimated text height, summed over measured rows.
         @usableFromInline var measuredText = 0.0
         @usableFromInline var estimatedText = 0.0
+        /// Measurements learned from so far.
+        @usableFromInline var learned = 0
+        /// Bumped by ``invalidate(_:)`` and ``removeAll()``: heights read before may be stale.
+        @usableFromInline var generation = 0
     }
 
     /// Most entries kept.
@@ -301,7 +308,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         case .wait(let pending):
             return Self.wait(for: pending)
         case .measure(let pending):
-            let measured = measureForCache(key.model, width: width)
+            let measured = measureForCache(key.model, width: width, learning: pending.learns)
             let signals = state.withLock { finish(pending, key: key, with: measured, in: &$0) }
             signals.send()
             return measured.value
@@ -350,7 +357,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             }
         }
         // 2. The claimed rows measured on all cores, outside the lock.
-        let measured = TextMeasurer.concurrentMap(claimed.map(\.key.model)) { self.measureForCache($0, width: width) }
+        let measured = TextMeasurer.concurrentMap(claimed.map { (model: $0.key.model, learns: $0.pending.learns) }) {
+            self.measureForCache($0.model, width: width, learning: $0.learns)
+        }
         // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
         let signals = state.withLock { state in
             zip(claimed, measured).map { claim, measured in finish(claim.pending, key: claim.key, with: measured, in: &state) }
@@ -382,6 +391,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return .wait(pending)
         }
         let pending = Pending()
+        pending.learns = Self.learns(in: state)
         state.pending[key] = pending
         state.statistics.misses += 1
         return .measure(pending)
@@ -394,11 +404,21 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         return pending.result!   // written before `done` is signalled
     }
 
-    /// Measures a row, with what the estimate would have said for its text (for learning).
+    /// Whether the next measurement also asks the estimate what it would have said, to learn its
+    /// correction: every one of the first 1,024, then one in 16. Asking costs about as much as the
+    /// measurement of a relayout (a drag step measures only relayouts), and a ratio of sums over
+    /// a thousand rows moves little with more.
     @inlinable
-    func measureForCache(_ model: Model, width: Double) -> (value: RowMeasurement, textHeight: Double?, raw: Double?) {
+    static func learns(in state: State) -> Bool {
+        state.learned < 1_024 || state.statistics.misses % 16 == 0
+    }
+
+    /// Measures a row, with what the estimate would have said for its text when `learning`.
+    @inlinable
+    func measureForCache(_ model: Model, width: Double, learning: Bool)
+        -> (value: RowMeasurement, textHeight: Double?, raw: Double?) {
         let measured = measure(model, width)
-        let raw = measured.textHeight == nil ? nil : estimator?(model, width, 1).textHeight
+        let raw = measured.textHeight == nil || !learning ? nil : estimator?(model, width, 1).textHeight
         return (measured.value, measured.textHeight, raw)
     }
 
@@ -419,6 +439,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         if let textHeight = measured.textHeight, let raw = measured.raw, raw > 0 {
             state.measuredText += textHeight
             state.estimatedText += raw
+            state.learned += 1
         }
         return Signals(semaphore: pending.done, count: pending.waiters)
     }
@@ -550,6 +571,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             let any = Key(width: 0, model: model)
             for width in state.widths.keysByRecency { Self.removeEntry(any.at(width: width), in: &state) }
             for (key, pending) in state.pending where key.model == model { pending.isStale = true }
+            state.generation += 1
         }
     }
 
@@ -560,8 +582,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.entriesByModelHash.removeAll()
             state.widths.removeAll()
             for pending in state.pending.values { pending.isStale = true }
+            state.generation += 1
         }
     }
+
+    /// Changes whenever cached heights may have gone stale (``invalidate(_:)``, ``removeAll()``): a
+    /// caller holding heights it read earlier (``ListHeights`` across a width drag) reads them again.
+    var generation: Int { state.withLock { $0.generation } }
 
     /// The counters so far, with the entries and widths held now.
     public var statistics: Statistics {

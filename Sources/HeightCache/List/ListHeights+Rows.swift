@@ -6,13 +6,19 @@ extension ListHeights {
 
     /// Lays the list out at a new width (a rotation, a split view).
     ///
-    /// Rows whose measurement holds at the new width (their valid width range, kept by the cache) are
-    /// not measured again; in eager mode the others are measured on all cores, in lazy mode they count
-    /// with an estimate until ``prepareRows(in:)`` or ``prefetch(_:)`` reaches them. Prefetching under
-    /// way is cancelled (it was for the old width).
+    /// Rows whose measurement holds at the new width (their valid width range) are not measured
+    /// again; in eager mode the others are measured on all cores, in lazy mode they count with an
+    /// estimate until ``prepareRows(in:)`` or ``prefetch(_:)`` reaches them. Prefetching under way is
+    /// cancelled (it was for the old width).
+    ///
+    /// In eager mode the list keeps every row's range from the last width change, so a drag (width
+    /// after width, no snapshot in between) asks the cache only for the rows whose range does not hold
+    /// the new width. Invalidating the cache (``HeightCache/invalidate(_:)``,
+    /// ``HeightCache/removeAll()``) or applying a snapshot makes the next width ask for every row.
     ///
     /// - Parameter width: The new width: a finite number greater than 0 (a precondition).
-    /// - Complexity: O(n) look-ups, plus the measurements that cannot be reused.
+    /// - Complexity: O(n) range checks during a drag, O(n) cache look-ups otherwise, plus the
+    ///   measurements that cannot be reused.
     public func setWidth(_ width: Double) {
         _ = setWidth(width, anchor: 0)
     }
@@ -33,13 +39,21 @@ extension ListHeights {
         precondition(anchor.isFinite, "ListHeights.setWidth: anchor must be finite, got \(anchor)")
         cancelPrefetch()
         return edits.withLock { _ in
-            let (snapshot, oldWidth, kinds) = state.withLock { state -> (Snapshot, Double, [OffsetTree.Entry]?) in
+            let cacheGeneration = cache.generation
+            let (snapshot, oldWidth, kinds, held) = state.withLock { state -> (Snapshot, Double, [OffsetTree.Entry]?, Held?) in
                 // Lazy mode keeps apart the rows measured (looked up again) and the estimated ones.
                 let kinds = measuring == .eager || state.snapshot.sections.isEmpty ? nil : state.tree.entries
-                return (state.snapshot, state.width, kinds)
+                // Eager mode, after a width change and nothing else: the rows whose range holds keep
+                // their heights.
+                var held: Held?
+                if kinds == nil, let last = state.rowRanges, last.version == state.version,
+                   last.cacheGeneration == cacheGeneration {
+                    held = (state.tree.entries, last.ranges)
+                }
+                return (state.snapshot, state.width, kinds, held)
             }
             guard OffsetTree.units(width) != OffsetTree.units(oldWidth) else { return anchor }
-            let entries = layOut(snapshot, width: width, previous: kinds)
+            let (entries, ranges) = layOut(snapshot, width: width, previous: kinds, held: held)
             return state.withLock { state in
                 var offset = anchor
                 if state.tree.count > 0 {
@@ -54,15 +68,24 @@ extension ListHeights {
                 }
                 state.width = width
                 state.version += 1
+                state.rowRanges = ranges.map { RowRanges(ranges: $0, version: state.version, cacheGeneration: cacheGeneration) }
                 return offset
             }
         }
     }
 
-    /// Every entry of `snapshot` at `width`. `previous` (lazy mode) tells which rows were measured.
-    private func layOut(_ snapshot: Snapshot, width: Double, previous: [OffsetTree.Entry]?) -> [OffsetTree.Entry] {
+    /// The entries and row ranges of the last width change (see ``RowRanges``).
+    private typealias Held = (entries: [OffsetTree.Entry], ranges: [Range<Double>])
+
+    /// Every entry of `snapshot` at `width`, and in eager mode every row's valid widths. `previous`
+    /// (lazy mode) tells which rows were measured; `held` (eager mode) has the entries and ranges of
+    /// the last width change, for a snapshot that has not changed since.
+    private func layOut(_ snapshot: Snapshot, width: Double, previous: [OffsetTree.Entry]?,
+                        held: Held?)
+        -> (entries: [OffsetTree.Entry], ranges: [Range<Double>]?) {
         let items = snapshot.sections.flatMap(\.items)
-        let rows: [OffsetTree.Entry]
+        var rows: [OffsetTree.Entry]
+        var ranges: [Range<Double>]? = nil
         if let previous {
             var measured: [Bool] = []
             measured.reserveCapacity(items.count)
@@ -75,9 +98,24 @@ extension ListHeights {
                 return OffsetTree.Entry(height: OffsetTree.units(cache.estimatedHeight(for: items[i], width: width)),
                                         kind: .estimatedItem)
             }
+        } else if let held, held.ranges.count == items.count {
+            // A drag: only the rows whose lines change are asked for.
+            rows = held.entries.filter(\.kind.isItem)
+            var newRanges = held.ranges
+            var changed: [Int] = []
+            for (index, range) in held.ranges.enumerated() where !range.contains(width) { changed.append(index) }
+            let measured = cache.measurements(for: changed.map { items[$0] }, width: width)
+            for (index, measurement) in zip(changed, measured) {
+                rows[index] = OffsetTree.Entry(unchecked: OffsetTree.units(measurement.height), kind: .item)
+                newRanges[index] = measurement.validWidths
+            }
+            ranges = newRanges
+        } else if measuring == .eager {
+            let measured = cache.measurements(for: items, width: width)
+            rows = measured.map { OffsetTree.Entry(unchecked: OffsetTree.units($0.height), kind: .item) }
+            ranges = measured.map(\.validWidths)
         } else {
-            let kind = rowKind
-            rows = measure(items, width: width).map { OffsetTree.Entry(unchecked: $0, kind: kind) }
+            rows = measure(items, width: width).map { OffsetTree.Entry(unchecked: $0, kind: .estimatedItem) }
         }
         var entries: [OffsetTree.Entry] = []
         entries.reserveCapacity(rows.count + 2 * snapshot.numberOfSections)
@@ -89,7 +127,7 @@ extension ListHeights {
             next += section.items.count
             entries.append(ends.footer)
         }
-        return entries
+        return (entries, ranges)
     }
 
     // MARK: Lazy rows

@@ -67,6 +67,18 @@ where Item.ID: Sendable {
         /// Bumped by every change of the list's structure or width (not by a height turning exact),
         /// so that work prepared outside the lock can tell it is stale.
         var version: Int
+        /// Eager mode: the rows' valid widths from the last width change, while they still hold.
+        var rowRanges: RowRanges? = nil
+    }
+
+    /// Every row's valid width range from the last width change, in list order, for as long as the
+    /// list (`version`) and the cache (its `generation`) stay as they were then: the next width asks
+    /// the cache only for the rows whose range does not hold it, so a drag step costs a range check
+    /// per row plus the rows whose lines change.
+    struct RowRanges: Sendable {
+        var ranges: [Range<Double>]
+        var version: Int
+        var cacheGeneration: Int
     }
 
     /// The cache rows are measured through.

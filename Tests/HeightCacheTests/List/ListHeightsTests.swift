@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TextMeasure
 @_spi(Benchmarks) @testable import HeightCache
 
@@ -152,5 +153,60 @@ struct ListHeightsTests {
         list.setWidth(390)   // back: every height still cached
         #expect(log.count == 0)
         #expect(list.offset(of: ItemPath(section: 0, item: 40)) == top)
+    }
+
+    /// A drag asks the cache only for the rows whose range no longer holds, and its heights are those
+    /// of a list laid out at each width from scratch (fixed seed, random ranges).
+    @Test func aDragAsksOnlyForRowsWhoseRangeFailsAndAgreesWithAFreshLayout() throws {
+        // Row r's height changes every (10 + r % 37) px: its range is the band holding the width.
+        @Sendable func measurement(_ post: Post, _ width: Double) -> RowMeasurement {
+            let band = Double(10 + post.id % 37), index = (width / band).rounded(.down)
+            return RowMeasurement(height: 20 + Double(post.id % 5) * 3 + 1_000 / (index + 1),
+                                  validWidths: index * band..<(index + 1) * band)
+        }
+        let log = MeasureLog()
+        let cache = HeightCache<Post>(measurement: { post, width in log.record(post.id); return measurement(post, width) })
+        let list = PostList(cache: cache, width: 300)
+        let snapshot = try PostSnapshot(sections: [ListSection(id: "a", items: ListFixture.posts(0..<150)),
+                                                   ListSection(id: "b", items: ListFixture.posts(150..<400))])
+        list.apply(snapshot)
+        var random = SplitMix64(seed: 0xD7A6)
+        var width = 300.0, asked = 0
+        for _ in 0..<120 {
+            let previous = width
+            width = max(50, min(900, width + Double(Int.random(in: -6...6, using: &random)) + 0.25))
+            log.reset()
+            list.setWidth(width)
+            let expected = snapshot.sections.flatMap(\.items).filter { post in
+                !measurement(post, previous).validWidths.contains(width)
+            }.map(\.id)
+            #expect(log.measured.allSatisfy(Set(expected).contains), "width \(width)")
+            asked += log.count
+            let fresh = PostList(cache: HeightCache<Post>(measurement: measurement), width: width)
+            fresh.apply(snapshot)
+            #expect(list.entries == fresh.entries, "width \(width)")
+        }
+        #expect(asked > 400 && asked < 120 * 400 / 4)   // rows were measured again, far from all of them
+    }
+
+    /// Heights a drag keeps are read again once the cache forgets them: an invalidated row is measured
+    /// anew at the next width even where its old range holds.
+    @Test func aDragReadsInvalidatedRowsAgain() throws {
+        let generation = Locked(0)
+        let cache = HeightCache<Post>(measurement: { post, _ in
+            RowMeasurement(height: Double(post.id + 10 * generation.withLock { $0 }), validWidths: 0..<1_000)
+        })
+        let list = PostList(cache: cache, width: 300)
+        list.apply(try PostSnapshot(sections: [ListSection(id: "s", items: ListFixture.posts(0..<10))]))
+        list.setWidth(301)
+        #expect(list.height(of: ItemPath(section: 0, item: 3)) == 3)
+        generation.withLock { $0 = 1 }
+        cache.invalidate(Post(3, "t"))
+        list.setWidth(302)
+        #expect(list.height(of: ItemPath(section: 0, item: 3)) == 13)
+        #expect(list.height(of: ItemPath(section: 0, item: 4)) == 4)   // still valid: kept
+        cache.removeAll()
+        list.setWidth(303)
+        #expect(list.height(of: ItemPath(section: 0, item: 4)) == 14)
     }
 }
