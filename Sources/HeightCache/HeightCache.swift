@@ -329,6 +329,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// - Complexity: O(*n*) look-ups under one lock, plus the measurements of the misses spread over
     ///   every core.
     @discardableResult
+    @inlinable
     public func prefetch(_ models: [Model], width: Double) -> [Double] {
         measurements(for: models, width: width).map(\.height)
     }
@@ -340,6 +341,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///   - models: The rows' models; duplicates are measured once.
     ///   - width: The rows' width in pixels, in `MeasurementLimits.width` (a precondition).
     /// - Returns: The measurements of `models`, in order.
+    @inlinable
     public func measurements(for models: [Model], width: Double) -> [RowMeasurement] {
         let units = Self.checkedUnits(width: width)
         // 1. One pass under the lock: answers, claims and waits.

@@ -45,7 +45,7 @@ extension TextMeasurer {
     /// so a slow element holds up only its own small block. Blocks stay small because the elements
     /// here are measured texts (tens of microseconds each): with large blocks, one core can be left
     /// finishing a block of milliseconds while the others wait.
-    package static func concurrentMap<Element: Sendable, Result: Sendable>(
+    @usableFromInline package static func concurrentMap<Element: Sendable, Result: Sendable>(
         _ elements: [Element], _ transform: @Sendable (Element) -> Result
     ) -> [Result] {
         guard elements.count > 1 else { return elements.map(transform) }
