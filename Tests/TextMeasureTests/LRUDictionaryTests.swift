@@ -10,10 +10,13 @@ struct LRUDictionaryTests {
         func hash(into hasher: inout Hasher) { hasher.combine(bucket) }
     }
 
-    /// Random operations checked step by step against a plain model (an array ordered by recency).
-    @Test(arguments: [1, 3, 64])
-    func matchesAModelUnderRandomOperations(capacity: Int) {
+    /// Random operations checked step by step against a plain model (an array ordered by recency);
+    /// with `callersHash`, through the look-ups that take the hash from the caller (here the bucket
+    /// itself, not `hashValue`).
+    @Test(arguments: [1, 3, 64], [false, true])
+    func matchesAModelUnderRandomOperations(capacity: Int, callersHash: Bool) {
         var lru = LRUDictionary<Colliding, Int>(capacity: capacity, reserving: capacity / 2)
+        func hash(_ key: Colliding) -> Int { callersHash ? key.bucket : key.hashValue }
         var model: [(key: Colliding, value: Int)] = []   // most recent last
         var rng = SplitMix(seed: UInt64(capacity))
         for step in 0..<20_000 {
@@ -21,7 +24,7 @@ struct LRUDictionaryTests {
             let key = Colliding(id: Int(rng.next() % 150), bucket: Int(rng.next() % 7))
             switch rng.next() % 6 {
             case 0, 1:
-                let evicted = lru.set(step, for: key)
+                let evicted = lru.set(step, for: key, hash: hash(key))
                 var expectedEvicted: [Colliding] = []
                 if let index = model.firstIndex(where: { $0.key == key }) {
                     model.remove(at: index)
@@ -32,13 +35,13 @@ struct LRUDictionaryTests {
                 #expect(evicted.map(\.key) == expectedEvicted)
             case 2:
                 let expected = model.firstIndex(where: { $0.key == key })
-                #expect(lru.value(for: key) == expected.map { model[$0].value })
+                #expect(lru.value(for: key, hash: hash(key)) == expected.map { model[$0].value })
                 if let expected { model.append(model.remove(at: expected)) }
             case 3:
-                #expect(lru.peek(key) == model.first(where: { $0.key == key })?.value)
+                #expect(lru.peek(key, hash: hash(key)) == model.first(where: { $0.key == key })?.value)
             case 4:
                 let expected = model.firstIndex(where: { $0.key == key })
-                #expect(lru.removeValue(for: key) == expected.map { model[$0].value })
+                #expect(lru.removeValue(for: key, hash: hash(key)) == expected.map { model[$0].value })
                 if let expected { model.remove(at: expected) }
             default:
                 if rng.next() % 50 == 0 {
@@ -51,7 +54,7 @@ struct LRUDictionaryTests {
         }
         #expect(lru.keysByRecency == model.reversed().map(\.key))
         #expect(lru.newestKey == model.last?.key)
-        for (key, value) in model { #expect(lru.peek(key) == value) }
+        for (key, value) in model { #expect(lru.peek(key, hash: hash(key)) == value) }
     }
 
     @Test func shrinkingTheCapacityEvictsTheOldest() {

@@ -59,10 +59,20 @@ package struct LRUDictionary<Key: Hashable, Value> {
     @inlinable
     package var count: Int { nodes.count }
 
+    // Every look-up takes the key's hash: `key.hashValue`, or with `hash:` one the caller computes
+    // more cheaply (a key that holds an already hashed part). One dictionary is used with one of the
+    // two throughout, never both.
+
     /// The value for `key`, marking it most recently used.
     @inlinable
     package mutating func value(for key: Key) -> Value? {
-        guard let slot = find(key, hash: key.hashValue).node else { return nil }
+        value(for: key, hash: key.hashValue)
+    }
+
+    /// The value for `key` filed under `hash`, marking it most recently used.
+    @inlinable
+    package mutating func value(for key: Key, hash: Int) -> Value? {
+        guard let slot = find(key, hash: hash).node else { return nil }
         promote(slot)
         return nodes[Int(slot)].value
     }
@@ -70,13 +80,25 @@ package struct LRUDictionary<Key: Hashable, Value> {
     /// The value for `key` without changing its recency.
     @inlinable
     package func peek(_ key: Key) -> Value? {
-        find(key, hash: key.hashValue).node.map { nodes[Int($0)].value }
+        peek(key, hash: key.hashValue)
+    }
+
+    /// The value for `key` filed under `hash`, without changing its recency.
+    @inlinable
+    package func peek(_ key: Key, hash: Int) -> Value? {
+        find(key, hash: hash).node.map { nodes[Int($0)].value }
     }
 
     /// Stores `value` for `key` as the most recently used entry; returns the entries evicted to make room.
     @inlinable @discardableResult
     package mutating func set(_ value: Value, for key: Key) -> [(key: Key, value: Value)] {
-        let hash = key.hashValue
+        set(value, for: key, hash: key.hashValue)
+    }
+
+    /// Stores `value` for `key` under `hash` as the most recently used entry; returns the entries
+    /// evicted to make room.
+    @inlinable @discardableResult
+    package mutating func set(_ value: Value, for key: Key, hash: Int) -> [(key: Key, value: Value)] {
         let found = find(key, hash: hash)
         if let slot = found.node {
             nodes[Int(slot)].value = value
@@ -104,7 +126,13 @@ package struct LRUDictionary<Key: Hashable, Value> {
     /// Removes the entry for `key`, returning its value.
     @inlinable @discardableResult
     package mutating func removeValue(for key: Key) -> Value? {
-        guard let slot = find(key, hash: key.hashValue).node else { return nil }
+        removeValue(for: key, hash: key.hashValue)
+    }
+
+    /// Removes the entry for `key` filed under `hash`, returning its value.
+    @inlinable @discardableResult
+    package mutating func removeValue(for key: Key, hash: Int) -> Value? {
+        guard let slot = find(key, hash: hash).node else { return nil }
         return removeNode(slot).value
     }
 
