@@ -41,6 +41,14 @@
 /// widest line a line would lose its last piece (or its hanging space); at the smallest width that
 /// lets some line take in what went to the next line, that line would change.
 struct LineBreaker {
+    /// Blink's LayoutUnit, 1/64 px, in 1/1024 px (the browser modes' unit of widths and positions).
+    static let layoutUnit = 16
+
+    /// `value` (1/1024 px, not negative) rounded up to a whole LayoutUnit.
+    static func roundedUpToLayoutUnit(_ value: Int) -> Int {
+        (value + layoutUnit - 1) / layoutUnit * layoutUnit
+    }
+
     /// What a layout found. Widths are in 1/1024 px.
     struct Outcome {
         var lineCount = 0
@@ -346,8 +354,7 @@ struct LineBreaker {
             }
             guard first > line.firstCluster else { return 0 }
             let piece = x - pieceStart + Int(clusters[last].breakAdjust)
-            let unit = 16
-            func roundedUp(_ value: Int) -> Int { (value + unit - 1) / unit * unit }
+            let roundedUp = LineBreaker.roundedUpToLayoutUnit
             if line.itemStart > 0 && pieceStart >= line.itemStart {
                 // After a tab: the item starts there, after the LayoutUnits of the items before it.
                 return roundedUp(line.itemStart) + roundedUp(pieceStart - line.itemStart) + piece

@@ -55,19 +55,16 @@ extension PreparedText {
     /// wider than that (its width rounded up to 1/64 px must not exceed the width plus one unit).
     @inline(__always)
     private func fillWidth(_ units: Int) -> Int {
-        style.breaking.isBrowser ? units - units % Self.layoutUnit + Self.layoutUnit : units
+        let unit = LineBreaker.layoutUnit
+        return style.breaking.isBrowser ? units - units % unit + unit : units
     }
-
-    /// Blink's LayoutUnit, 1/64 px, in 1/1024 px.
-    private static let layoutUnit = 16
 
     /// The widths, in 1/1024 px, at which the lines found at fill width `minimum`…`change` (exclusive)
     /// come out again: the inverse of ``fillWidth(_:)``. A fill width of `f` holds for the widths
     /// `u` with `f − 16 ≤ u − u mod 16 < …`, so the bounds move down by a LayoutUnit and up to one.
     private func unitBounds(_ outcome: LineBreaker.Outcome) -> (lower: Int, upper: Int) {
         guard style.breaking.isBrowser else { return (outcome.minimumWidth, outcome.changeWidth) }
-        let unit = Self.layoutUnit
-        func roundedUp(_ value: Int) -> Int { (value + unit - 1) / unit * unit }
+        let unit = LineBreaker.layoutUnit, roundedUp = LineBreaker.roundedUpToLayoutUnit
         let lower = roundedUp(max(0, outcome.minimumWidth - unit))
         let upper = outcome.changeWidth == Int.max ? Int.max : roundedUp(outcome.changeWidth - unit)
         return (lower, upper)
