@@ -115,14 +115,34 @@ struct BrowserBreakingTests {
                 == ["y", "oy", "o ", "L", "or", "e", "m"])
     }
 
-    /// Not matched yet: "ers" at 11 px is 1,456 font units, 16.016 px, and Chromium (advances in
-    /// 1/65536 px) does not fit it in 16 px + 1/64 = 16.015625; our advances, rounded to 1/1024 px
-    /// each, add up to exactly 16.015625 (forced-breaks:7, "offers" at 16 px).
-    @Test func aLineWithinRoundingOfTheToleranceIsAKnownDifference() throws {
-        let ers = try lines("ers", size: 11, width: 16)
-        withKnownIssue("1/1024 px advances cannot tell 16.016 from 16.015625") {
-            #expect(ers == ["er", "s"])
-        }
+    /// Blink gives HarfBuzz a 16.16 scale and sums exact advances; so do the browser modes (1/65536 px
+    /// units). "ers" at 11 px is 1,456 font units, 16.01599 px, over 16 px + 1/64 = 16.015625, so it
+    /// does not fit at 16 px (forced-breaks:7, "offers"). Rounded to 1/1024 px per glyph, as Pango
+    /// does, its advances add up to exactly 16.015625, which would fit.
+    @Test func advancesAreExactTo1Over65536Pixel() throws {
+        #expect(try width("ers", size: 11) == 1_049_624 / 65536)   // 16.015991…
+        #expect(try width("ers", size: 11, .pango) == 16_400 / 1024)   // 16.015625
+        #expect(try lines("ers", size: 11, width: 16) == ["er", "s"])
+        #expect(try lines("ers", size: 11, width: 16 + 1.0 / 64) == ["ers"])
+        // The valid widths of the two-line layout end where "ers" fits: at 16 px + 1/64, in whole
+        // LayoutUnits, whatever the finer units inside.
+        let narrow = try measurer.measure("ers", style: TextStyle(size: 11, breaking: .browser), width: 16)
+        #expect(narrow.validWidths.upperBound == 16 + 1.0 / 64 - 0.5 / 1024)
+    }
+
+    /// Past 1,024 px the browser modes measure in 1/1024 px again (a cluster's advance must fit 32
+    /// bits): a text measures the same within the coarser rounding on either side of the switch, and
+    /// the largest size gives finite results.
+    @Test func unitsBecomeCoarserPast1024Pixels() throws {
+        #expect(TextStyle(size: 1024, breaking: .browser).unitsPerPixel == 65536)
+        #expect(TextStyle(size: 1024.5, breaking: .browserStrict).unitsPerPixel == 1024)
+        #expect(TextStyle(size: 17).unitsPerPixel == 1024)
+        let text = "word word 😀 مرحبا\tx"
+        let fine = try width(text, size: 1024), coarse = try width(text, size: 1024.001)
+        #expect(fine > 5 * 1024 && abs(fine - coarse) < 0.1)
+        let style = TextStyle(size: 10_000, lineHeight: .fixed(100_000), breaking: .browser)
+        let huge = try measurer.measure(text, style: style, width: 1e9)
+        #expect(huge.height == 100_000 && huge.widestLineWidth.isFinite)
     }
 
     @Test func smallKanaBreakInBrowserButNotInStrict() throws {

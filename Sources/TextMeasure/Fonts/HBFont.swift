@@ -1,7 +1,7 @@
 import CFreeType
 
-/// An immutable `hb_font_t`: one ``FontFace`` at one scale (pixels × 1024, the unit of every width in
-/// this module).
+/// An immutable `hb_font_t`: one ``FontFace`` at one scale (pixels × the layout units per pixel, see
+/// `TextStyle.unitsPerPixel`: 1,024 as Pango, 65,536 in the browser modes as Blink).
 ///
 /// Lifetime: the `hb_font_t` is destroyed when the last reference to its `HBFont` goes. Code that
 /// passes ``pointer`` on (the shaper does, to spare two threads contending on a reference count) must

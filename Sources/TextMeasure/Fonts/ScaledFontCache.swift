@@ -27,7 +27,7 @@ final class ScaledFontCache: Sendable {
         table = Locked(LRUDictionary(capacity: self.capacity))
     }
 
-    /// The cascade's fonts at `scale` (pixels × 1024), primary first, made on first use of the size.
+    /// The cascade's fonts at `scale` (pixels × `TextStyle.unitsPerPixel`), primary first, made on first use of the size.
     /// Hold the returned array for as long as any of its fonts' pointers is used.
     ///
     /// - Complexity: O(1) for a size kept; O(faces) to make a new size's fonts.

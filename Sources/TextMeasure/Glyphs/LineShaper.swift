@@ -14,9 +14,11 @@ struct LineShaper {
     let itemizer: Itemizer
     let faces: [FontFace]
     let size: Double
-    /// The distance between tab stops, in 1/1024 px, as the preparation computes it.
+    /// Layout units per pixel, the unit of `fonts`' advances (see `TextStyle.unitsPerPixel`).
+    let unitsPerPixel: Double
+    /// The distance between tab stops, in layout units, as the preparation computes it.
     let tabStop: Int
-    /// The least a tab advances, in 1/1024 px, as the preparation computes it.
+    /// The least a tab advances, in layout units, as the preparation computes it.
     let tabMinimum: Int
     /// The break rules: which characters end a paragraph.
     let breaking: LineBreaking
@@ -114,7 +116,7 @@ struct LineShaper {
             let glyphRuns = pieces.map { piece in
                 shape(piece, of: bytes, font: fonts[piece.run.font].pointer, buffer: scratch.buffer, x: &x)
             }
-            glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / 1024,
+            glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,
                                         isRightToLeft: paragraphLevel == 1, runs: glyphRuns))
             first = last
         }
@@ -142,7 +144,7 @@ struct LineShaper {
         }
     }
 
-    /// Shapes one piece with the paragraph as context; its glyphs start at `x` (1/1024 px), which
+    /// Shapes one piece with the paragraph as context; its glyphs start at `x` (layout units), which
     /// moves past them.
     private func shape(_ piece: Piece, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer,
                        buffer: OpaquePointer, x: inout Int) -> GlyphRun {
@@ -170,8 +172,8 @@ struct LineShaper {
             glyphs.reserveCapacity(Int(count))
             for i in 0..<Int(count) {
                 if !Self.isControl(bytes[Int(infos[i].cluster)]) {
-                    glyphs.append(GlyphRun.Glyph(id: infos[i].codepoint, x: Double(x + Int(positions[i].x_offset)) / 1024,
-                                                 y: Double(positions[i].y_offset) / 1024))
+                    glyphs.append(GlyphRun.Glyph(id: infos[i].codepoint, x: Double(x + Int(positions[i].x_offset)) / unitsPerPixel,
+                                                 y: Double(positions[i].y_offset) / unitsPerPixel))
                 }
                 x += Int(positions[i].x_advance)
             }

@@ -20,12 +20,12 @@ extension TextMeasurer {
         // chooses the same fonts. Drawing is rare enough that its few milliseconds do not matter.
         let tabs = Preparer.tabSpacing(fonts, style: style)
         let shaper = LineShaper(itemizer: Itemizer(selector: FontSelector(cascade: cascade)), faces: cascade.fonts,
-                                size: style.size, tabStop: tabs.stop, tabMinimum: tabs.minimum,
+                                size: style.size, unitsPerPixel: Double(style.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
                                 breaking: style.breaking)
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text, measurement.lines, fonts: fonts.map(\.handle))
         }
-        return GlyphLayout(measurement: measurement, lines: lines, ascender: Double(fonts[0].ascender) / 1024,
-                           descender: -Double(fonts[0].descender) / 1024)
+        return GlyphLayout(measurement: measurement, lines: lines, ascender: Double(fonts[0].ascender) / Double(style.unitsPerPixel),
+                           descender: -Double(fonts[0].descender) / Double(style.unitsPerPixel))
     }
 }

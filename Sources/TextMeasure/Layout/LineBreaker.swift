@@ -41,15 +41,16 @@
 /// widest line a line would lose its last piece (or its hanging space); at the smallest width that
 /// lets some line take in what went to the next line, that line would change.
 struct LineBreaker {
-    /// Blink's LayoutUnit, 1/64 px, in 1/1024 px (the browser modes' unit of widths and positions).
-    static let layoutUnit = 16
+    /// Blink's LayoutUnit, 1/64 px, in layout units of `unitsPerPixel` a pixel (see
+    /// `TextStyle.unitsPerPixel`): the browser modes' grid of widths and positions.
+    static func layoutUnit(unitsPerPixel: Int) -> Int { unitsPerPixel / 64 }
 
-    /// `value` (1/1024 px, not negative) rounded up to a whole LayoutUnit.
-    static func roundedUpToLayoutUnit(_ value: Int) -> Int {
-        (value + layoutUnit - 1) / layoutUnit * layoutUnit
+    /// `value` (not negative) rounded up to a whole multiple of `unit`, a LayoutUnit.
+    static func roundedUp(_ value: Int, toMultipleOf unit: Int) -> Int {
+        (value + unit - 1) / unit * unit
     }
 
-    /// What a layout found. Widths are in 1/1024 px.
+    /// What a layout found. Widths are in the text's layout units (`TextStyle.unitsPerPixel`).
     struct Outcome {
         var lineCount = 0
         var isTruncated = false
@@ -140,8 +141,8 @@ struct LineBreaker {
         }
     }
 
-    /// Lays out `prepared` at `width` (1/1024 px) with at most `maxLines` lines (0 = unlimited), calling
-    /// `record` for every line kept when `record` is given.
+    /// Lays out `prepared` at `width` (in its layout units, see `TextStyle.unitsPerPixel`) with at most
+    /// `maxLines` lines (0 = unlimited), calling `record` for every line kept when `record` is given.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
                        record: ((LineRecord) -> Void)? = nil) -> Outcome {
         var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record,
@@ -172,6 +173,8 @@ struct LineBreaker {
         /// Whether a word broken between clusters is filled by advances in context first, then
         /// trimmed to fit as drawn (Blink), rather than cluster by cluster as drawn (Pango).
         let fitsInContextFirst: Bool
+        /// Browser modes: Blink's LayoutUnit in the text's layout units.
+        let layoutUnit: Int
 
         /// Browser modes: a cluster and where it lies in its Blink text item, in context (see
         /// `itemPosition(of:)`); moves forward only, as lines do.
@@ -185,6 +188,7 @@ struct LineBreaker {
             self.maxLines = maxLines
             self.record = record
             self.fitsInContextFirst = fitsInContextFirst
+            layoutUnit = LineBreaker.layoutUnit(unitsPerPixel: prepared.style.unitsPerPixel)
         }
 
         mutating func run() {
@@ -354,7 +358,8 @@ struct LineBreaker {
             }
             guard first > line.firstCluster else { return 0 }
             let piece = x - pieceStart + Int(clusters[last].breakAdjust)
-            let roundedUp = LineBreaker.roundedUpToLayoutUnit
+            let unit = layoutUnit
+            func roundedUp(_ value: Int) -> Int { LineBreaker.roundedUp(value, toMultipleOf: unit) }
             if line.itemStart > 0 && pieceStart >= line.itemStart {
                 // After a tab: the item starts there, after the LayoutUnits of the items before it.
                 return roundedUp(line.itemStart) + roundedUp(pieceStart - line.itemStart) + piece

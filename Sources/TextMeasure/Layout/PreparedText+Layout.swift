@@ -26,7 +26,7 @@ extension PreparedText {
         var lines: [TextMeasurement.Line] = []
         let outcome = LineBreaker.layout(self, width: fillWidth(units), maxLines: maxLines) { line in
             lines.append(TextMeasurement.Line(utf8Range: Int(line.byteStart)..<Int(line.byteEnd),
-                                              width: Double(line.width) / 1024))
+                                              width: Double(line.width) / unitsPerPixel))
         }
         return measurement(outcome, lines: lines)
     }
@@ -49,25 +49,36 @@ extension PreparedText {
         return measurement(outcome, lines: [])
     }
 
-    /// The width lines are filled to, in 1/1024 px, for a width of `units`. In ``LineBreaking/pango``
-    /// the width itself. In the browser modes, Blink's: widths are LayoutUnits (1/64 px; a width
-    /// between two is taken down to the lower), and a line fits when its content is at most 1/64 px
-    /// wider than that (its width rounded up to 1/64 px must not exceed the width plus one unit).
+    /// Layout units per pixel (see `TextStyle.unitsPerPixel`), for turning widths into pixels.
+    private var unitsPerPixel: Double { Double(style.unitsPerPixel) }
+
+    /// The width lines are filled to, in the text's layout units, for a width of `units` (1/1024 px,
+    /// as widths arrive). In ``LineBreaking/pango`` the width itself. In the browser modes, Blink's:
+    /// widths are LayoutUnits (1/64 px; a width between two is taken down to the lower), and a line
+    /// fits when its content is at most 1/64 px wider than that (its width rounded up to 1/64 px must
+    /// not exceed the width plus one unit).
     @inline(__always)
     private func fillWidth(_ units: Int) -> Int {
-        let unit = LineBreaker.layoutUnit
-        return style.breaking.isBrowser ? units - units % unit + unit : units
+        guard style.breaking.isBrowser else { return units }
+        let unit = LineBreaker.layoutUnit(unitsPerPixel: 1024)
+        return (units - units % unit + unit) * (style.unitsPerPixel / 1024)
     }
 
-    /// The widths, in 1/1024 px, at which the lines found at fill width `minimum`…`change` (exclusive)
-    /// come out again: the inverse of ``fillWidth(_:)``. A fill width of `f` holds for the widths
-    /// `u` with `f − 16 ≤ u − u mod 16 < …`, so the bounds move down by a LayoutUnit and up to one.
+    /// The widths, in 1/1024 px, at which the lines found at fill widths `minimum`…`change`
+    /// (exclusive, in layout units) come out again: the inverse of ``fillWidth(_:)``. Fill widths are
+    /// whole 1/1024 px `f` times the units per 1/1024 px `k`, so the bounds become `⌈minimum / k⌉`
+    /// and `⌈change / k⌉` in 1/1024 px; a fill width of `f` holds for the widths `u` with
+    /// `f − 16 ≤ u − u mod 16 < …`, so the bounds then move down by a LayoutUnit and up to one.
     private func unitBounds(_ outcome: LineBreaker.Outcome) -> (lower: Int, upper: Int) {
         guard style.breaking.isBrowser else { return (outcome.minimumWidth, outcome.changeWidth) }
-        let unit = LineBreaker.layoutUnit, roundedUp = LineBreaker.roundedUpToLayoutUnit
-        let lower = roundedUp(max(0, outcome.minimumWidth - unit))
-        let upper = outcome.changeWidth == Int.max ? Int.max : roundedUp(outcome.changeWidth - unit)
-        return (lower, upper)
+        let k = style.unitsPerPixel / 1024
+        let unit = LineBreaker.layoutUnit(unitsPerPixel: 1024)
+        func roundedUp(_ value: Int) -> Int { LineBreaker.roundedUp(value, toMultipleOf: unit) }
+        let minimum = (outcome.minimumWidth + k - 1) / k
+        let lower = roundedUp(max(0, minimum - unit))
+        guard outcome.changeWidth != Int.max else { return (lower, Int.max) }
+        let change = outcome.changeWidth / k + (outcome.changeWidth % k == 0 ? 0 : 1)
+        return (lower, roundedUp(change - unit))
     }
 
     private func measurement(_ outcome: LineBreaker.Outcome, lines: [TextMeasurement.Line]) -> TextMeasurement {
@@ -79,6 +90,6 @@ extension PreparedText {
         return TextMeasurement(
             height: Double(outcome.lineCount) * lineHeight, lineCount: outcome.lineCount,
             isTruncated: outcome.isTruncated, lineHeight: lineHeight,
-            widestLineWidth: Double(outcome.widestLine) / 1024, lines: lines, validWidths: lower..<upper)
+            widestLineWidth: Double(outcome.widestLine) / unitsPerPixel, lines: lines, validWidths: lower..<upper)
     }
 }

@@ -5,7 +5,8 @@
 ///
 /// Every range is closed and excludes NaN and the infinities. The bounds are generous for real layouts
 /// and small enough that no arithmetic downstream can overflow: widths become integers in 1/1024 px,
-/// sizes become HarfBuzz scales (`Int32`, size × 1024), heights are line counts times a line height.
+/// sizes become HarfBuzz scales (`Int32`, size × 1024; × 65,536 up to 1,024 px in the browser
+/// modes), heights are line counts times a line height.
 ///
 /// ```swift
 /// try MeasurementLimits.check(width: 390)          // fine

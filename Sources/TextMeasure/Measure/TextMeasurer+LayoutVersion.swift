@@ -10,5 +10,8 @@ extension TextMeasurer {
     /// word cache), line height, or rounding of widths. A change that only makes the same results
     /// faster does not need a bump. The HarfBuzz and ICU versions are not part of it: a store is
     /// cleared with `textmeasure store clear PATH` after upgrading them.
-    public static let layoutVersion: UInt32 = 1
+    ///
+    /// History: 1, the first stored results; 2, the browser modes measure in 1/65536 px (Blink's
+    /// exact advances and its reshaped line ends from LayoutUnit positions).
+    public static let layoutVersion: UInt32 = 2
 }

@@ -17,7 +17,7 @@
 /// Memory: a measurer keeps HarfBuzz fonts for the ``fontSizeCapacity`` sizes it used most recently
 /// (one per font of the cascade and size, under a kilobyte each); a size used again after being
 /// evicted has its fonts made again (microseconds). Shaped words are cached by face and size
-/// (`shapeCacheCapacity` pieces, 128 bytes each), so any number of sizes takes bounded memory.
+/// (`shapeCacheCapacity` pieces, 160 bytes each), so any number of sizes takes bounded memory.
 public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
@@ -58,7 +58,7 @@ public final class TextMeasurer: Sendable {
     ///
     /// - Parameters:
     ///   - cascade: The fonts, primary first.
-    ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 128
+    ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 160
     ///     bytes each; 0 turns the cache off.
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade

@@ -44,8 +44,17 @@ public struct TextStyle: Hashable, Sendable {
         self.breaking = breaking
     }
 
-    /// The HarfBuzz scale for this size: 1/1024 px units, as Pango uses.
-    var scale: Int32 { Int32((size * 1024).rounded()) }
+    /// Layout units per pixel, the unit of every advance and width of a ``PreparedText``: 1/1024 px as
+    /// Pango's; in the browser modes 1/65536 px, as Blink gives HarfBuzz a 16.16 scale and sums exact
+    /// advances (1,024 units a pixel from sizes past 1,024 px on, where a cluster of 32 em would no
+    /// longer fit the 32 bits of an advance).
+    var unitsPerPixel: Int { breaking.isBrowser && size <= Self.largestFineSize ? 65536 : 1024 }
+
+    /// The largest size whose browser-mode layout units are 1/65536 px (see ``unitsPerPixel``).
+    static let largestFineSize = 1024.0
+
+    /// The HarfBuzz scale for this size: size × ``unitsPerPixel``.
+    var scale: Int32 { Int32((size * Double(unitsPerPixel)).rounded()) }
 
     /// Checks the values a measurement cannot work with (see ``MeasurementLimits``).
     func validate() throws(TextMeasureError) {

@@ -28,10 +28,10 @@ public struct PreparedText: Sendable {
     /// For the clusters flagged ``ClusterFlags/adjustsLineStart`` (inside a ligature), how much wider
     /// a line starting at them is; in cluster order.
     let lineStartAdjusts: [LineStartAdjust]
-    /// The distance between tab stops, in 1/1024 px: eight spaces of the primary font, as in Pango. A
+    /// The distance between tab stops, in layout units (`TextStyle.unitsPerPixel`): eight spaces of the primary font, as in Pango. A
     /// tab reaches the first stop at least an eighth of that (a space) past where it starts.
     let tabStop: Int
-    /// The least a tab advances, in 1/1024 px: a space (an eighth of a stop) in ``LineBreaking/pango``,
+    /// The least a tab advances, in layout units: a space (an eighth of a stop) in ``LineBreaking/pango``,
     /// as Pango; half a space of the first font in the browser modes, as Blink. Past a stop closer
     /// than that, a tab goes on to the next.
     let tabMinimum: Int
@@ -77,7 +77,7 @@ public struct PreparedText: Sendable {
 }
 
 /// How much wider a line is when it starts at a cluster inside a ligature (see
-/// ``PreparedText/lineStartAdjust(at:)``), in 1/1024 px.
+/// ``PreparedText/lineStartAdjust(at:)``), in layout units (`TextStyle.unitsPerPixel`).
 struct LineStartAdjust: Hashable, Sendable {
     var cluster: Int32
     var adjust: Int32
@@ -88,10 +88,10 @@ struct PreparedCluster: Hashable, Sendable {
     /// Byte range in `text.utf8`.
     var start: Int32
     var end: Int32
-    /// Advance in 1/1024 px, as shaped in context (a ligature's shared evenly between the clusters it
+    /// Advance in layout units (`TextStyle.unitsPerPixel`), as shaped in context (a ligature's shared evenly between the clusters it
     /// spans), clamped to 32 bits: ±2^31 units is two million pixels, more than any cluster's.
     var advance: Int32
-    /// How much wider the cluster is when a line ends right after it, in 1/1024 px: its kerning with
+    /// How much wider the cluster is when a line ends right after it, in layout units: its kerning with
     /// the next cluster is lost, or, inside a ligature, the line draws the ligature's head on its own.
     var breakAdjust: Int32
     var flags: ClusterFlags
@@ -130,7 +130,7 @@ struct Segment: Hashable, Sendable {
     /// (up to the next segment's first) are white space that hangs.
     var firstCluster: Int32
     var contentEnd: Int32
-    /// Width of the content, and of the trailing white space, in 1/1024 px.
+    /// Width of the content, and of the trailing white space, in layout units.
     var width: Int
     var hanging: Int
     /// Added to `width` when a line ends after this segment (see `PreparedCluster.breakAdjust`);

@@ -56,30 +56,31 @@ struct Preparer {
                             lineStartAdjusts: builder.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
     }
 
-    /// The distance between tab stops and the least a tab advances, in 1/1024 px, for `style`'s
-    /// break rules: Blink's unrounded stop and at least half a space (and a LayoutUnit), or Pango's
-    /// stop and at least a space. Also what `textmeasure render` draws tabs with.
+    /// The distance between tab stops and the least a tab advances, in layout units (see
+    /// `TextStyle.unitsPerPixel`), for `style`'s break rules: Blink's unrounded stop and at least half
+    /// a space (and a LayoutUnit), or Pango's stop and at least a space. Also what `textmeasure
+    /// render` draws tabs with.
     static func tabSpacing(_ fonts: [HBFont], style: TextStyle) -> (stop: Int, minimum: Int) {
         if style.breaking.isBrowser {
-            let stop = unroundedTabStop(fonts, scale: style.scale)
-            return (stop, max(stop / 16, 16))
+            let stop = unroundedTabStop(fonts, scale: style.scale, unitsPerPixel: style.unitsPerPixel)
+            return (stop, max(stop / 16, LineBreaker.layoutUnit(unitsPerPixel: style.unitsPerPixel)))
         }
-        let stop = tabStop(fonts)
+        let stop = tabStop(fonts, unitsPerPixel: style.unitsPerPixel)
         return (stop, stop / 8)
     }
 
     /// Eight spaces of the first font that has a space (Pango shapes eight spaces in the layout's
-    /// font); Pango's own fallback, 50 px, if none has. At most 2^31 − 1 units (two million pixels),
+    /// font); Pango's own fallback, 50 px, if none has. At most 2^31 − 1 units (two million pixels in 1/1024 px),
     /// so that a tab, like any cluster, advances less than 2^32 and no line of fewer than 2^31
     /// clusters can overflow 64 bits.
-    static func tabStop(_ fonts: [HBFont]) -> Int {
-        spaceAdvance(fonts).map { min(8 * $0, Int(Int32.max)) } ?? 50 * 1024
+    static func tabStop(_ fonts: [HBFont], unitsPerPixel: Int) -> Int {
+        spaceAdvance(fonts).map { min(8 * $0, Int(Int32.max)) } ?? 50 * unitsPerPixel
     }
 
     /// Blink's tab stop: eight spaces of the first font that has a space, each unrounded (Blink
     /// measures the space in floating point, then multiplies), at most 2^31 − 1 units as in
-    /// ``tabStop(_:)``; 50 px without a space.
-    static func unroundedTabStop(_ fonts: [HBFont], scale: Int32) -> Int {
+    /// ``tabStop(_:unitsPerPixel:)``; 50 px without a space.
+    static func unroundedTabStop(_ fonts: [HBFont], scale: Int32, unitsPerPixel: Int) -> Int {
         for font in fonts {
             guard let face = hb_font_get_face(font.pointer) else { continue }
             var glyph: hb_codepoint_t = 0
@@ -92,10 +93,10 @@ struct Preparer {
             guard units > 0, upem > 0 else { continue }
             return Int(min((8 * units * Double(scale) / upem).rounded(), Double(Int32.max)))
         }
-        return 50 * 1024
+        return 50 * unitsPerPixel
     }
 
-    /// The advance of U+0020 in the first font that has one with a positive advance, in 1/1024 px.
+    /// The advance of U+0020 in the first font that has one with a positive advance, in layout units.
     static func spaceAdvance(_ fonts: [HBFont]) -> Int? {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
@@ -109,7 +110,9 @@ struct Preparer {
     static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
         switch style.lineHeight {
         // A font's metrics may be anything (a negative line gap was found by fuzzing): never below 0.
-        case .natural: max(0, Double(Int(primary.ascender) - Int(primary.descender) + Int(primary.lineGap)) / 1024)
+        case .natural:
+            max(0, Double(Int(primary.ascender) - Int(primary.descender) + Int(primary.lineGap))
+                / Double(style.unitsPerPixel))
         case .fixed(let height): height
         case .multiple(let factor): factor * style.size
         }

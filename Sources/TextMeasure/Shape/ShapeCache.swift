@@ -114,13 +114,14 @@ final class ShapeCache: Sendable {
 
     /// A shaped piece: per HarfBuzz cluster, its byte offset in the piece, advance and break
     /// adjustment. Up to 16 clusters, stored inline (SIMD vectors): reading or copying a cached piece
-    /// touches no reference count. Longer pieces, and pieces with an advance beyond 32 bits or a break
-    /// adjustment (a kerning value) beyond 16 bits, are not cached: 128 bytes a piece.
+    /// touches no reference count. Longer pieces, and pieces with an advance or a break adjustment (a
+    /// kerning value) beyond 32 bits, are not cached: 160 bytes a piece (the browser modes' 1/65536 px
+    /// units need 32-bit adjustments).
     struct Shape: Sendable {
         static let capacity = 16
         var offsets = SIMD16<UInt8>()
         var advances = SIMD16<Int32>()
-        var breakAdjusts = SIMD16<Int16>()
+        var breakAdjusts = SIMD16<Int32>()
         var count: UInt8 = 0
     }
 
@@ -294,7 +295,7 @@ final class ShapeCache: Sendable {
             var fits = true
             for offset in start..<end where output.isClusterStart[offset] {
                 let index = Int(shape.count)
-                guard index < Shape.capacity, let breakAdjust = Int16(exactly: output.breakAdjust[offset]),
+                guard index < Shape.capacity, let breakAdjust = Int32(exactly: output.breakAdjust[offset]),
                       let advance = Int32(exactly: output.advance[offset]) else {
                     fits = false
                     break

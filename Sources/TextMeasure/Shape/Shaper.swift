@@ -2,8 +2,9 @@ import CFreeType
 
 /// Shapes runs with HarfBuzz and reports glyph advances per HarfBuzz cluster.
 ///
-/// Widths are integers in 1/1024 px (the HarfBuzz font scale is size × 1024), unhinted and unrounded
-/// to pixels, exactly as Pango computes them; kerning and ligatures are on (HarfBuzz defaults).
+/// Widths are integers in layout units (the HarfBuzz font scale is size × `TextStyle.unitsPerPixel`:
+/// 1/1024 px as Pango computes them, 1/65536 px as Blink does), unhinted and unrounded to pixels;
+/// kerning and ligatures are on (HarfBuzz defaults).
 /// The `hb_buffer_t` passed in belongs to the calling thread (see ``PrepareScratch``).
 enum Shaper {
     /// Where shaping results go: per byte offset of the paragraph, the advance of the HarfBuzz cluster
