@@ -51,10 +51,14 @@ struct RenderTests {
         #expect(read.text(for: "textmeasure:width") == "60")
     }
 
-    @Test func glyphLinesAreTheMeasuredLines() throws {
+    /// In Pango's 1/1024 px units and the browser modes' 1/65536 px alike.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func glyphLinesAreTheMeasuredLines(breaking: LineBreaking) throws {
+        var style = Self.style
+        style.breaking = breaking
         for sample in RenderSample.all {
-            let layout = try Self.measurer.glyphLayout(of: sample.text, style: Self.style, width: sample.width)
-            let measured = try Self.measurer.measure(sample.text, style: Self.style, width: sample.width)
+            let layout = try Self.measurer.glyphLayout(of: sample.text, style: style, width: sample.width)
+            let measured = try Self.measurer.measure(sample.text, style: style, width: sample.width)
             #expect(layout.measurement == measured, "\(sample.name)")
             #expect(layout.lines.map(\.utf8Range) == measured.lines.map(\.utf8Range), "\(sample.name)")
             for line in layout.lines {
@@ -64,8 +68,11 @@ struct RenderTests {
         }
     }
 
-    @Test func tabsAdvanceToTheMeasuredTabStops() throws {
-        let layout = try Self.measurer.glyphLayout(of: "a\tb\tlonger words\tc", style: Self.style, width: 1000)
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func tabsAdvanceToTheMeasuredTabStops(breaking: LineBreaking) throws {
+        var style = Self.style
+        style.breaking = breaking
+        let layout = try Self.measurer.glyphLayout(of: "a\tb\tlonger words\tc", style: style, width: 1000)
         let line = try #require(layout.lines.first)
         #expect(layout.lines.count == 1)
         #expect(abs(line.drawnWidth - line.width) < 0.01, "\(line.drawnWidth) vs \(line.width)")
