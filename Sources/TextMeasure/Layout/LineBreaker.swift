@@ -62,13 +62,6 @@ struct LineBreaker {
         var changeWidth = Int.max
     }
 
-    /// A line found by the layout: byte range in the text (hanging space included) and content width.
-    struct LineRecord {
-        var byteStart: Int32
-        var byteEnd: Int32
-        var width: Int
-    }
-
     /// The line being filled.
     private struct OpenLine {
         var start: Int32 = 0
@@ -142,10 +135,21 @@ struct LineBreaker {
     }
 
     /// Lays out `prepared` at `width` (in its layout units, see `TextStyle.unitsPerPixel`) with at most
-    /// `maxLines` lines (0 = unlimited), calling `record` for every line kept when `record` is given.
+    /// `maxLines` lines (0 = unlimited): the line count and bounds only, no line and no allocation.
+    static func layout(_ prepared: PreparedText, width: Int, maxLines: Int) -> Outcome {
+        fill(prepared, width: width, maxLines: maxLines, lines: nil)
+    }
+
+    /// Lays out `prepared` as ``layout(_:width:maxLines:)`` does, appending every line kept to `lines`
+    /// as it is found.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
-                       record: ((LineRecord) -> Void)? = nil) -> Outcome {
-        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, record: record,
+                       lines: inout [TextMeasurement.Line]) -> Outcome {
+        withUnsafeMutablePointer(to: &lines) { fill(prepared, width: width, maxLines: maxLines, lines: $0) }
+    }
+
+    private static func fill(_ prepared: PreparedText, width: Int, maxLines: Int,
+                             lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) -> Outcome {
+        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, lines: lines,
                             fitsInContextFirst: prepared.style.breaking.isBrowser)
         filler.run()
         var outcome = filler.outcome
@@ -164,7 +168,9 @@ struct LineBreaker {
         let prepared: PreparedText
         let width: Int
         let maxLines: Int
-        let record: ((LineRecord) -> Void)?
+        /// Where the lines kept go, when they are asked for (the caller's array, borrowed: a layout
+        /// without lines has no array to copy or release).
+        let lines: UnsafeMutablePointer<[TextMeasurement.Line]>?
         var outcome = Outcome()
         /// The line being filled, when `line.isOpen` (kept in place, not as an optional: layout
         /// mutates it for every segment).
@@ -181,12 +187,12 @@ struct LineBreaker {
         var cursorIndex = 0
         var cursorPosition = 0
 
-        init(prepared: PreparedText, width: Int, maxLines: Int, record: ((LineRecord) -> Void)?,
+        init(prepared: PreparedText, width: Int, maxLines: Int, lines: UnsafeMutablePointer<[TextMeasurement.Line]>?,
              fitsInContextFirst: Bool) {
             self.prepared = prepared
             self.width = width
             self.maxLines = maxLines
-            self.record = record
+            self.lines = lines
             self.fitsInContextFirst = fitsInContextFirst
             layoutUnit = LineBreaker.layoutUnit(unitsPerPixel: prepared.style.unitsPerPixel)
         }
@@ -485,7 +491,10 @@ struct LineBreaker {
             }
             outcome.minimumWidth = max(outcome.minimumWidth, lower)
             outcome.changeWidth = min(outcome.changeWidth, upper)
-            record?(LineRecord(byteStart: current.start, byteEnd: current.end, width: visible))
+            if let lines {
+                lines.pointee.append(TextMeasurement.Line(utf8Range: Int(current.start)..<Int(current.end),
+                                                  width: Double(visible) / Double(prepared.style.unitsPerPixel)))
+            }
             line.isOpen = false
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
                 outcome.isTruncated = true

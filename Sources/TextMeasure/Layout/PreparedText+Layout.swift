@@ -24,10 +24,8 @@ extension PreparedText {
         let units = try MeasurementLimits.units(width: width)
         guard MeasurementLimits.maxLines.contains(maxLines) else { throw .invalidMaxLines(maxLines) }
         var lines: [TextMeasurement.Line] = []
-        let outcome = LineBreaker.layout(self, width: fillWidth(units), maxLines: maxLines) { line in
-            lines.append(TextMeasurement.Line(utf8Range: Int(line.byteStart)..<Int(line.byteEnd),
-                                              width: Double(line.width) / unitsPerPixel))
-        }
+        lines.reserveCapacity(4)   // one allocation for the usual one to four lines
+        let outcome = LineBreaker.layout(self, width: fillWidth(units), maxLines: maxLines, lines: &lines)
         return measurement(outcome, lines: lines)
     }
 
