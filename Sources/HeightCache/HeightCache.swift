@@ -164,11 +164,14 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// Arguments: model, width, the learned scale for the expected text height.
     @usableFromInline let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
     @usableFromInline let state: Locked<State>
+    /// The batch look-up compiled for the model type the cache was made with (see ``Specialized``).
+    @usableFromInline let specialized: Specialized
 
     private init(
         capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
         measuring: @escaping @Sendable (Model, Double) -> Measured,
-        estimating: (@Sendable (Model, Double, Double) -> Estimated)?
+        estimating: (@Sendable (Model, Double, Double) -> Estimated)?,
+        specialized: Specialized
     ) {
         precondition(capacity > 0, "HeightCache capacity must be at least 1")
         precondition(retainedWidths > 0, "HeightCache must retain at least one width")
@@ -177,6 +180,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.fallbackEstimate = fallbackEstimate
         self.measure = measuring
         self.estimator = estimating
+        self.specialized = specialized
         state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 100_000)),
                              widths: LRUDictionary(capacity: retainedWidths)))
     }
@@ -194,14 +198,25 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///     one call.
     ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
     ///     the heights measured.
+    @inlinable
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
         measure: @escaping @Sendable (Model, Double) -> Double,
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
+                  measure: measure, estimate: estimate, specialized: Specialized())
+    }
+
+    @usableFromInline
+    convenience init(
+        capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
+        measure: @escaping @Sendable (Model, Double) -> Double,
+        estimate: (@Sendable (Model, Double) -> HeightEstimate)?, specialized: Specialized
+    ) {
+        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
                   measuring: { model, width in Measured(RowMeasurement(height: measure(model, width), width: width)) },
-                  estimating: Self.estimating(estimate))
+                  estimating: Self.estimating(estimate), specialized: specialized)
     }
 
     /// A cache around a closure that returns a measurement with the widths over which it holds, so a
@@ -216,14 +231,25 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///     and width at once share one call.
     ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
     ///     the heights measured.
+    @inlinable
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
         measurement: @escaping @Sendable (Model, Double) -> RowMeasurement,
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
+                  measurement: measurement, estimate: estimate, specialized: Specialized())
+    }
+
+    @usableFromInline
+    convenience init(
+        capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
+        measurement: @escaping @Sendable (Model, Double) -> RowMeasurement,
+        estimate: (@Sendable (Model, Double) -> HeightEstimate)?, specialized: Specialized
+    ) {
+        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
                   measuring: { model, width in Measured(measurement(model, width)) },
-                  estimating: Self.estimating(estimate))
+                  estimating: Self.estimating(estimate), specialized: specialized)
     }
 
     /// A cache measuring rows described by `layout`, with content-aware estimates that learn from the
@@ -241,10 +267,21 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///     not prepared in memory is looked up there before it is measured, and what is measured is
     ///     saved there off the caller's thread, so heights outlive the process. nil for none.
     /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
+    @inlinable
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
         preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes,
         store: (any MeasurementStore)? = nil
+    ) throws(TextMeasureError) {
+        try self.init(layout: layout, measurer: measurer, capacity: capacity, retainedWidths: retainedWidths,
+                      preparedTexts: preparedTexts, preparedTextBytes: preparedTextBytes, store: store,
+                      specialized: Specialized())
+    }
+
+    @usableFromInline
+    convenience init(
+        layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int, retainedWidths: Int,
+        preparedTexts: Int, preparedTextBytes: Int, store: (any MeasurementStore)?, specialized: Specialized
     ) throws(TextMeasureError) {
         try layout.validate(with: measurer)
         let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes,
@@ -261,7 +298,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             estimating: { model, width, scale in
                 let result = layout.estimateWithTextHeight(model, width: width, measurer: measurer, textScale: scale)
                 return Estimated(result.estimate, textHeight: result.textHeight)
-            })
+            },
+            specialized: specialized)
     }
 
     private static func estimating(_ estimate: (@Sendable (Model, Double) -> HeightEstimate)?)
@@ -350,6 +388,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// - Returns: The measurements of `models`, in order.
     @inlinable
     public func measurements(for models: [Model], width: Double) -> [RowMeasurement] {
+        specialized.measurements(self, models, width)
+    }
+
+    /// The body of ``measurements(for:width:)``, called through ``specialized`` so that a caller whose
+    /// model type is not known where it is compiled (``ListHeights``) still runs it specialized.
+    @inlinable
+    func measurementsBody(for models: [Model], width: Double) -> [RowMeasurement] {
         let units = Self.checkedUnits(width: width)
         // 1. One pass under the lock: answers, claims and waits.
         var results = [RowMeasurement?](repeating: nil, count: models.count)
