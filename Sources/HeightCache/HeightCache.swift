@@ -136,14 +136,15 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @usableFromInline
     struct State: Sendable {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
-        /// Entries per model hash: a model with none skips probing the retained widths.
-        @usableFromInline var entriesByModelHash: [Int: Int] = [:]
+        /// Entries per model hash: a model with none skips probing the retained widths. Filed under
+        /// the model hash itself (already SipHash), not hashed again. Never full: there are never more
+        /// model hashes than entries.
+        @usableFromInline var entriesByModelHash: LRUDictionary<Int, Int>
         @usableFromInline var widths: LRUDictionary<Int, Void>
         @usableFromInline var pending: [Key: Pending] = [:]
         @usableFromInline var statistics = Statistics()
-        /// Sum and count of measured heights per width, for the default estimate.
-        @usableFromInline var measuredByWidth: [Int: (sum: Double, count: Int)] = [:]
-        @usableFromInline var tallestByWidth: [Int: Double] = [:]
+        /// The heights measured per width, for the default estimate.
+        @usableFromInline var measuredByWidth: [Int: MeasuredHeights] = [:]
         /// Measured text height over estimated text height, summed over measured rows.
         @usableFromInline var measuredText = 0.0
         @usableFromInline var estimatedText = 0.0
@@ -151,6 +152,31 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         @usableFromInline var learned = 0
         /// Bumped by ``invalidate(_:)`` and ``removeAll()``: heights read before may be stale.
         @usableFromInline var generation = 0
+    }
+
+    /// Heights measured at one width: their sum, count and the tallest.
+    @usableFromInline
+    struct MeasuredHeights: Sendable {
+        @usableFromInline var sum = 0.0
+        @usableFromInline var count = 0
+        @usableFromInline var tallest = 0.0
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        mutating func add(_ height: Double) {
+            sum += height
+            count += 1
+            tallest = max(tallest, height)
+        }
+
+        @inlinable
+        mutating func add(_ other: MeasuredHeights) {
+            sum += other.sum
+            count += other.count
+            tallest = max(tallest, other.tallest)
+        }
     }
 
     /// Most entries kept.
@@ -182,6 +208,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.estimator = estimating
         self.specialized = specialized
         state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 100_000)),
+                             entriesByModelHash: LRUDictionary(capacity: capacity + 1),
                              widths: LRUDictionary(capacity: retainedWidths)))
     }
 
@@ -354,7 +381,12 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return Self.wait(for: pending)
         case .measure(let pending):
             let measured = measureForCache(key.model, width: width, learning: pending.learns)
-            let signals = state.withLock { finish(pending, key: key, with: measured, in: &$0) }
+            let signals = state.withLock { state in
+                var heights = MeasuredHeights()
+                heights.add(measured.value.height)
+                Self.record(heights, width: key.width, in: &state)
+                return finish(pending, key: key, with: measured, in: &state)
+            }
             signals.send()
             return measured.value
         }
@@ -416,7 +448,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
         // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
         let signals = state.withLock { state in
-            zip(claimed, measured).map { claim, measured in finish(claim.pending, key: claim.key, with: measured, in: &state) }
+            // One width for the whole batch: its heights are added to the estimate's figures at once.
+            var heights = MeasuredHeights()
+            for measured in measured { heights.add(measured.value.height) }
+            Self.record(heights, width: units, in: &state)
+            return zip(claimed, measured).map { claim, measured in
+                finish(claim.pending, key: claim.key, with: measured, in: &state)
+            }
         }
         for signal in signals { signal.send() }
         for (claim, measured) in zip(claimed, measured) { results[claim.index] = measured.value }
@@ -476,8 +514,16 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         return (measured.value, measured.textHeight, raw)
     }
 
+    /// Under the lock: adds heights measured at `width` (in units) to the default estimate's figures.
+    @inlinable
+    static func record(_ heights: MeasuredHeights, width: Int, in state: inout State) {
+        guard heights.count > 0 else { return }
+        state.measuredByWidth[width, default: MeasuredHeights()].add(heights)
+    }
+
     /// Under the lock: stores a claimed measurement (unless invalidated meanwhile), learns from it, and
-    /// returns the waiters to wake once the lock is released.
+    /// returns the waiters to wake once the lock is released. The caller records its height for the
+    /// estimate (``record(_:width:in:)``).
     @inlinable
     func finish(_ pending: Pending, key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
                 in state: inout State) -> Signals {
@@ -485,11 +531,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.pending[key] = nil
         pending.result = result
         if !pending.isStale { store(result, for: key, in: &state) }
-        var stats = state.measuredByWidth[key.width] ?? (0, 0)
-        stats.sum += result.height
-        stats.count += 1
-        state.measuredByWidth[key.width] = stats
-        state.tallestByWidth[key.width] = max(state.tallestByWidth[key.width] ?? 0, result.height)
         if let textHeight = measured.textHeight, let raw = measured.raw, raw > 0 {
             state.measuredText += textHeight
             state.estimatedText += raw
@@ -602,7 +643,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.statistics.estimates += count
         let measured = state.measuredByWidth[width]
         return KnownForEstimates(scale: state.estimatedText > 0 ? state.measuredText / state.estimatedText : 1,
-                                 mean: measured.map { $0.sum / Double($0.count) }, tallest: state.tallestByWidth[width])
+                                 mean: measured.map { $0.sum / Double($0.count) }, tallest: measured?.tallest)
     }
 
     /// An estimate of a row nothing is cached for: the estimator's, or the mean (the tallest, when
@@ -665,7 +706,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.statistics.hits += 1
             return found
         }
-        guard state.entriesByModelHash[key.modelHash, default: 0] > 0 else { return nil }
+        guard state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) != nil else { return nil }
         // Reads only: no copy of the entries is held when `insert` mutates them below.
         let reusable = state.widths.firstByRecency { other -> RowMeasurement? in
             let atOther = key.at(width: other)
@@ -703,14 +744,20 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     @inlinable
     static func countEntry(of key: Key, by delta: Int, in state: inout State) {
-        let count = state.entriesByModelHash[key.modelHash, default: 0] + delta
-        state.entriesByModelHash[key.modelHash] = count > 0 ? count : nil
+        let count = (state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) ?? 0) + delta
+        if count > 0 {
+            state.entriesByModelHash.set(count, for: key.modelHash, hash: key.modelHash)
+        } else {
+            state.entriesByModelHash.removeValue(for: key.modelHash, hash: key.modelHash)
+        }
     }
 
     /// Marks `width` as most recently used; the width that falls out of the retained set takes its
     /// entries with it.
     @inlinable
     static func touch(width: Int, in state: inout State) {
+        // The width used last (every row of a batch, say) is the newest already: nothing moves.
+        if state.widths.newestKey == width { return }
         for dropped in state.widths.set((), for: width) {
             // Widths drop rarely (only past `retainedWidths`): one pass over the entries.
             for key in state.entries.removeAll(where: { $0.width == dropped.key }) {
@@ -718,7 +765,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
                 state.statistics.evictions += 1
             }
             state.measuredByWidth[dropped.key] = nil
-            state.tallestByWidth[dropped.key] = nil
         }
     }
 }

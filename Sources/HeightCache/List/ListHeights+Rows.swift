@@ -83,6 +83,9 @@ extension ListHeights {
     private func layOut(_ snapshot: Snapshot, width: Double, previous: [OffsetTree.Entry]?,
                         held: Held?)
         -> (entries: [OffsetTree.Entry], ranges: [Range<Double>]?) {
+        if let held, held.ranges.count == snapshot.numberOfItems {
+            return layOutDrag(snapshot, width: width, held: held)
+        }
         let items = snapshot.sections.flatMap(\.items)
         var rows: [OffsetTree.Entry]
         var ranges: [Range<Double>]? = nil
@@ -98,18 +101,6 @@ extension ListHeights {
                 return OffsetTree.Entry(height: OffsetTree.units(cache.estimatedHeight(for: items[i], width: width)),
                                         kind: .estimatedItem)
             }
-        } else if let held, held.ranges.count == items.count {
-            // A drag: only the rows whose lines change are asked for.
-            rows = held.entries.filter(\.kind.isItem)
-            var newRanges = held.ranges
-            var changed: [Int] = []
-            for (index, range) in held.ranges.enumerated() where !range.contains(width) { changed.append(index) }
-            let measured = cache.measurements(for: changed.map { items[$0] }, width: width)
-            for (index, measurement) in zip(changed, measured) {
-                rows[index] = OffsetTree.Entry(unchecked: OffsetTree.units(measurement.height), kind: .item)
-                newRanges[index] = measurement.validWidths
-            }
-            ranges = newRanges
         } else if measuring == .eager {
             let measured = cache.measurements(for: items, width: width)
             rows = measured.map { OffsetTree.Entry(unchecked: OffsetTree.units($0.height), kind: .item) }
@@ -126,6 +117,38 @@ extension ListHeights {
             entries.append(contentsOf: rows[next..<next + section.items.count])
             next += section.items.count
             entries.append(ends.footer)
+        }
+        return (entries, ranges)
+    }
+
+    /// A drag step: the entries of the last width change with only the rows whose range does not hold
+    /// `width` asked for again (their items found section by section, not copied into one array), and
+    /// the rows' ranges. Sections' headers and footers are asked for at the new width.
+    private func layOutDrag(_ snapshot: Snapshot, width: Double, held: Held)
+        -> (entries: [OffsetTree.Entry], ranges: [Range<Double>]?) {
+        var ranges = held.ranges
+        var entries = held.entries
+        // The rows whose lines change, in list order: row index, entry index, item.
+        var changed: [(row: Int, entry: Int)] = []
+        var changedItems: [Item] = []
+        var row = 0, entry = 0
+        for section in snapshot.sections {
+            let ends = supplements(of: section.id, width: width)
+            entries[entry] = ends.header
+            entry += 1
+            for item in section.items.indices where !ranges[row + item].contains(width) {
+                changed.append((row + item, entry + item))
+                changedItems.append(section.items[item])
+            }
+            row += section.items.count
+            entry += section.items.count
+            entries[entry] = ends.footer
+            entry += 1
+        }
+        let measured = cache.measurements(for: changedItems, width: width)
+        for (index, measurement) in zip(changed, measured) {
+            entries[index.entry] = OffsetTree.Entry(unchecked: OffsetTree.units(measurement.height), kind: .item)
+            ranges[index.row] = measurement.validWidths
         }
         return (entries, ranges)
     }
