@@ -136,14 +136,15 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @usableFromInline
     struct State: Sendable {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
-        /// Entries per model hash: a model with none skips probing the retained widths.
-        @usableFromInline var entriesByModelHash: [Int: Int] = [:]
+        /// Entries per model hash: a model with none skips probing the retained widths. Filed under
+        /// the model hash itself (already SipHash), not hashed again. Never full: there are never more
+        /// model hashes than entries.
+        @usableFromInline var entriesByModelHash: LRUDictionary<Int, Int>
         @usableFromInline var widths: LRUDictionary<Int, Void>
         @usableFromInline var pending: [Key: Pending] = [:]
         @usableFromInline var statistics = Statistics()
-        /// Sum and count of measured heights per width, for the default estimate.
-        @usableFromInline var measuredByWidth: [Int: (sum: Double, count: Int)] = [:]
-        @usableFromInline var tallestByWidth: [Int: Double] = [:]
+        /// The heights measured per width, for the default estimate.
+        @usableFromInline var measuredByWidth: [Int: MeasuredHeights] = [:]
         /// Measured text height over estimated text height, summed over measured rows.
         @usableFromInline var measuredText = 0.0
         @usableFromInline var estimatedText = 0.0
@@ -151,6 +152,31 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         @usableFromInline var learned = 0
         /// Bumped by ``invalidate(_:)`` and ``removeAll()``: heights read before may be stale.
         @usableFromInline var generation = 0
+    }
+
+    /// Heights measured at one width: their sum, count and the tallest.
+    @usableFromInline
+    struct MeasuredHeights: Sendable {
+        @usableFromInline var sum = 0.0
+        @usableFromInline var count = 0
+        @usableFromInline var tallest = 0.0
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        mutating func add(_ height: Double) {
+            sum += height
+            count += 1
+            tallest = max(tallest, height)
+        }
+
+        @inlinable
+        mutating func add(_ other: MeasuredHeights) {
+            sum += other.sum
+            count += other.count
+            tallest = max(tallest, other.tallest)
+        }
     }
 
     /// Most entries kept.
@@ -164,11 +190,14 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// Arguments: model, width, the learned scale for the expected text height.
     @usableFromInline let estimator: (@Sendable (Model, Double, Double) -> Estimated)?
     @usableFromInline let state: Locked<State>
+    /// The batch look-up compiled for the model type the cache was made with (see ``Specialized``).
+    @usableFromInline let specialized: Specialized
 
     private init(
         capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
         measuring: @escaping @Sendable (Model, Double) -> Measured,
-        estimating: (@Sendable (Model, Double, Double) -> Estimated)?
+        estimating: (@Sendable (Model, Double, Double) -> Estimated)?,
+        specialized: Specialized
     ) {
         precondition(capacity > 0, "HeightCache capacity must be at least 1")
         precondition(retainedWidths > 0, "HeightCache must retain at least one width")
@@ -177,7 +206,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.fallbackEstimate = fallbackEstimate
         self.measure = measuring
         self.estimator = estimating
+        self.specialized = specialized
         state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 100_000)),
+                             entriesByModelHash: LRUDictionary(capacity: capacity + 1),
                              widths: LRUDictionary(capacity: retainedWidths)))
     }
 
@@ -194,14 +225,25 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///     one call.
     ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
     ///     the heights measured.
+    @inlinable
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
         measure: @escaping @Sendable (Model, Double) -> Double,
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
+                  measure: measure, estimate: estimate, specialized: Specialized())
+    }
+
+    @usableFromInline
+    convenience init(
+        capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
+        measure: @escaping @Sendable (Model, Double) -> Double,
+        estimate: (@Sendable (Model, Double) -> HeightEstimate)?, specialized: Specialized
+    ) {
+        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
                   measuring: { model, width in Measured(RowMeasurement(height: measure(model, width), width: width)) },
-                  estimating: Self.estimating(estimate))
+                  estimating: Self.estimating(estimate), specialized: specialized)
     }
 
     /// A cache around a closure that returns a measurement with the widths over which it holds, so a
@@ -216,14 +258,25 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///     and width at once share one call.
     ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
     ///     the heights measured.
+    @inlinable
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
         measurement: @escaping @Sendable (Model, Double) -> RowMeasurement,
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
+                  measurement: measurement, estimate: estimate, specialized: Specialized())
+    }
+
+    @usableFromInline
+    convenience init(
+        capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
+        measurement: @escaping @Sendable (Model, Double) -> RowMeasurement,
+        estimate: (@Sendable (Model, Double) -> HeightEstimate)?, specialized: Specialized
+    ) {
+        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
                   measuring: { model, width in Measured(measurement(model, width)) },
-                  estimating: Self.estimating(estimate))
+                  estimating: Self.estimating(estimate), specialized: specialized)
     }
 
     /// A cache measuring rows described by `layout`, with content-aware estimates that learn from the
@@ -241,10 +294,21 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ///     not prepared in memory is looked up there before it is measured, and what is measured is
     ///     saved there off the caller's thread, so heights outlive the process. nil for none.
     /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
+    @inlinable
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,
         preparedTexts: Int = 2_000, preparedTextBytes: Int = PreparedTextCache.defaultMaximumBytes,
         store: (any MeasurementStore)? = nil
+    ) throws(TextMeasureError) {
+        try self.init(layout: layout, measurer: measurer, capacity: capacity, retainedWidths: retainedWidths,
+                      preparedTexts: preparedTexts, preparedTextBytes: preparedTextBytes, store: store,
+                      specialized: Specialized())
+    }
+
+    @usableFromInline
+    convenience init(
+        layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int, retainedWidths: Int,
+        preparedTexts: Int, preparedTextBytes: Int, store: (any MeasurementStore)?, specialized: Specialized
     ) throws(TextMeasureError) {
         try layout.validate(with: measurer)
         let texts = PreparedTextCache(measurer: measurer, capacity: preparedTexts, maximumBytes: preparedTextBytes,
@@ -261,7 +325,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             estimating: { model, width, scale in
                 let result = layout.estimateWithTextHeight(model, width: width, measurer: measurer, textScale: scale)
                 return Estimated(result.estimate, textHeight: result.textHeight)
-            })
+            },
+            specialized: specialized)
     }
 
     private static func estimating(_ estimate: (@Sendable (Model, Double) -> HeightEstimate)?)
@@ -316,7 +381,12 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return Self.wait(for: pending)
         case .measure(let pending):
             let measured = measureForCache(key.model, width: width, learning: pending.learns)
-            let signals = state.withLock { finish(pending, key: key, with: measured, in: &$0) }
+            let signals = state.withLock { state in
+                var heights = MeasuredHeights()
+                heights.add(measured.value.height)
+                Self.record(heights, width: key.width, in: &state)
+                return finish(pending, key: key, with: measured, in: &state)
+            }
             signals.send()
             return measured.value
         }
@@ -350,6 +420,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// - Returns: The measurements of `models`, in order.
     @inlinable
     public func measurements(for models: [Model], width: Double) -> [RowMeasurement] {
+        specialized.measurements(self, models, width)
+    }
+
+    /// The body of ``measurements(for:width:)``, called through ``specialized`` so that a caller whose
+    /// model type is not known where it is compiled (``ListHeights``) still runs it specialized.
+    @inlinable
+    func measurementsBody(for models: [Model], width: Double) -> [RowMeasurement] {
         let units = Self.checkedUnits(width: width)
         // 1. One pass under the lock: answers, claims and waits.
         var results = [RowMeasurement?](repeating: nil, count: models.count)
@@ -371,7 +448,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
         // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
         let signals = state.withLock { state in
-            zip(claimed, measured).map { claim, measured in finish(claim.pending, key: claim.key, with: measured, in: &state) }
+            // One width for the whole batch: its heights are added to the estimate's figures at once.
+            var heights = MeasuredHeights()
+            for measured in measured { heights.add(measured.value.height) }
+            Self.record(heights, width: units, in: &state)
+            return zip(claimed, measured).map { claim, measured in
+                finish(claim.pending, key: claim.key, with: measured, in: &state)
+            }
         }
         for signal in signals { signal.send() }
         for (claim, measured) in zip(claimed, measured) { results[claim.index] = measured.value }
@@ -431,8 +514,16 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         return (measured.value, measured.textHeight, raw)
     }
 
+    /// Under the lock: adds heights measured at `width` (in units) to the default estimate's figures.
+    @inlinable
+    static func record(_ heights: MeasuredHeights, width: Int, in state: inout State) {
+        guard heights.count > 0 else { return }
+        state.measuredByWidth[width, default: MeasuredHeights()].add(heights)
+    }
+
     /// Under the lock: stores a claimed measurement (unless invalidated meanwhile), learns from it, and
-    /// returns the waiters to wake once the lock is released.
+    /// returns the waiters to wake once the lock is released. The caller records its height for the
+    /// estimate (``record(_:width:in:)``).
     @inlinable
     func finish(_ pending: Pending, key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
                 in state: inout State) -> Signals {
@@ -440,11 +531,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.pending[key] = nil
         pending.result = result
         if !pending.isStale { store(result, for: key, in: &state) }
-        var stats = state.measuredByWidth[key.width] ?? (0, 0)
-        stats.sum += result.height
-        stats.count += 1
-        state.measuredByWidth[key.width] = stats
-        state.tallestByWidth[key.width] = max(state.tallestByWidth[key.width] ?? 0, result.height)
         if let textHeight = measured.textHeight, let raw = measured.raw, raw > 0 {
             state.measuredText += textHeight
             state.estimatedText += raw
@@ -557,7 +643,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.statistics.estimates += count
         let measured = state.measuredByWidth[width]
         return KnownForEstimates(scale: state.estimatedText > 0 ? state.measuredText / state.estimatedText : 1,
-                                 mean: measured.map { $0.sum / Double($0.count) }, tallest: state.tallestByWidth[width])
+                                 mean: measured.map { $0.sum / Double($0.count) }, tallest: measured?.tallest)
     }
 
     /// An estimate of a row nothing is cached for: the estimator's, or the mean (the tallest, when
@@ -620,7 +706,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.statistics.hits += 1
             return found
         }
-        guard state.entriesByModelHash[key.modelHash, default: 0] > 0 else { return nil }
+        guard state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) != nil else { return nil }
         // Reads only: no copy of the entries is held when `insert` mutates them below.
         let reusable = state.widths.firstByRecency { other -> RowMeasurement? in
             let atOther = key.at(width: other)
@@ -658,14 +744,20 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     @inlinable
     static func countEntry(of key: Key, by delta: Int, in state: inout State) {
-        let count = state.entriesByModelHash[key.modelHash, default: 0] + delta
-        state.entriesByModelHash[key.modelHash] = count > 0 ? count : nil
+        let count = (state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) ?? 0) + delta
+        if count > 0 {
+            state.entriesByModelHash.set(count, for: key.modelHash, hash: key.modelHash)
+        } else {
+            state.entriesByModelHash.removeValue(for: key.modelHash, hash: key.modelHash)
+        }
     }
 
     /// Marks `width` as most recently used; the width that falls out of the retained set takes its
     /// entries with it.
     @inlinable
     static func touch(width: Int, in state: inout State) {
+        // The width used last (every row of a batch, say) is the newest already: nothing moves.
+        if state.widths.newestKey == width { return }
         for dropped in state.widths.set((), for: width) {
             // Widths drop rarely (only past `retainedWidths`): one pass over the entries.
             for key in state.entries.removeAll(where: { $0.width == dropped.key }) {
@@ -673,7 +765,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
                 state.statistics.evictions += 1
             }
             state.measuredByWidth[dropped.key] = nil
-            state.tallestByWidth[dropped.key] = nil
         }
     }
 }

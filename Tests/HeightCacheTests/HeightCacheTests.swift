@@ -1,6 +1,7 @@
 import Foundation
 
 import Testing
+import TestSupport
 @testable import HeightCache
 @testable import TextMeasure
 
@@ -139,6 +140,23 @@ struct HeightCacheTests {
         #expect(heights.allSatisfy { $0 == 42 })
         #expect(calls.count == 1)
         #expect(cache.statistics.coalesced + cache.statistics.hits == 15)
+    }
+
+    /// A batch adds its heights to the default estimate at once: the mean and the tallest of every
+    /// row measured at the width, whether one by one or in batches (fixed seed).
+    @Test func batchesAndSingleRowsFeedTheSameDefaultEstimate() {
+        var random = SplitMix64(seed: 0xE571)
+        let heights = (0..<300).map { _ in Double(Int.random(in: 10...200, using: &random)) }
+        let cache = HeightCache<Int>(measure: { model, width in heights[model] + (width == 200 ? 1 : 0) })
+        _ = cache.prefetch(Array(0..<100), width: 100)
+        for model in 100..<150 { _ = cache.height(for: model, width: 100) }
+        _ = cache.measurements(for: Array(150..<300), width: 100)
+        _ = cache.prefetch(Array(0..<10), width: 200)   // another width: its own figures
+        let mean = heights.reduce(0, +) / Double(heights.count)
+        #expect(abs(cache.estimatedHeight(for: 1_000, width: 100) - mean) < 1e-9)
+        #expect(cache.estimatedHeight(for: 1_000, width: 100, conservative: true) == heights.max())
+        #expect(cache.estimatedHeight(for: 1_000, width: 200, conservative: true) == heights[0..<10].max()! + 1)
+        #expect(cache.statistics.misses == 310)
     }
 
     /// Many threads, many keys, widths changing: every answer equals a direct measurement. Run under

@@ -40,27 +40,41 @@ extension ListHeights {
         cancelPrefetch()
         return edits.withLock { _ in
             let cacheGeneration = cache.generation
-            let (snapshot, oldWidth, kinds, held) = state.withLock { state -> (Snapshot, Double, [OffsetTree.Entry]?, Held?) in
+            // Eager mode, after a width change and nothing else: the rows whose range holds keep
+            // their heights. The ranges are moved out of the state, not copied: this edit replaces them.
+            var held: [Range<Double>]?
+            let (snapshot, oldWidth, kinds) = state.withLock { state -> (Snapshot, Double, [OffsetTree.Entry]?) in
                 // Lazy mode keeps apart the rows measured (looked up again) and the estimated ones.
                 let kinds = measuring == .eager || state.snapshot.sections.isEmpty ? nil : state.tree.entries
-                // Eager mode, after a width change and nothing else: the rows whose range holds keep
-                // their heights.
-                var held: Held?
-                if kinds == nil, let last = state.rowRanges, last.version == state.version,
-                   last.cacheGeneration == cacheGeneration {
-                    held = (state.tree.entries, last.ranges)
+                if kinds == nil, OffsetTree.units(width) != OffsetTree.units(state.width),
+                   state.rowRanges?.version == state.version, state.rowRanges?.cacheGeneration == cacheGeneration {
+                    held = state.rowRanges.take()?.ranges
                 }
-                return (state.snapshot, state.width, kinds, held)
+                return (state.snapshot, state.width, kinds)
             }
             guard OffsetTree.units(width) != OffsetTree.units(oldWidth) else { return anchor }
-            let (entries, ranges) = layOut(snapshot, width: width, previous: kinds, held: held)
+            let newEntries: NewEntries, ranges: [Range<Double>]?
+            if held?.count == snapshot.numberOfItems, var dragged = held.take() {
+                newEntries = .changed(layOutDrag(snapshot, width: width, ranges: &dragged))
+                ranges = dragged
+            } else {
+                let laidOut = layOut(snapshot, width: width, previous: kinds)
+                (newEntries, ranges) = (.all(laidOut.entries), laidOut.ranges)
+            }
             return state.withLock { state in
                 var offset = anchor
                 if state.tree.count > 0 {
                     let y = Self.units(atOffset: anchor)
                     let index = state.tree.index(containing: y) ?? (y < 0 ? 0 : state.tree.count - 1)
                     let oldTop = state.tree.offset(of: index), oldHeight = state.tree.entry(at: index).height
-                    state.tree = OffsetTree(entries)
+                    switch newEntries {
+                    case .all(let entries):
+                        state.tree = OffsetTree(entries)
+                    case .changed(let changes):
+                        // The tree is the one the ranges were kept for: the ranges' version matched
+                        // the list's, and the edits lock held since keeps every other edit out.
+                        for change in changes { state.tree.setEntry(change.entry, at: change.index) }
+                    }
                     let newHeight = state.tree.entry(at: index).height
                     var distance = anchor - OffsetTree.pixels(oldTop)
                     if oldHeight > 0 && distance > 0 { distance *= Double(newHeight) / Double(oldHeight) }
@@ -74,14 +88,15 @@ extension ListHeights {
         }
     }
 
-    /// The entries and row ranges of the last width change (see ``RowRanges``).
-    private typealias Held = (entries: [OffsetTree.Entry], ranges: [Range<Double>])
+    /// A width change's new entries: all of them, or (a drag step) only those that change.
+    private enum NewEntries {
+        case all([OffsetTree.Entry])
+        case changed([(index: Int, entry: OffsetTree.Entry)])
+    }
 
     /// Every entry of `snapshot` at `width`, and in eager mode every row's valid widths. `previous`
-    /// (lazy mode) tells which rows were measured; `held` (eager mode) has the entries and ranges of
-    /// the last width change, for a snapshot that has not changed since.
-    private func layOut(_ snapshot: Snapshot, width: Double, previous: [OffsetTree.Entry]?,
-                        held: Held?)
+    /// (lazy mode) tells which rows were measured.
+    private func layOut(_ snapshot: Snapshot, width: Double, previous: [OffsetTree.Entry]?)
         -> (entries: [OffsetTree.Entry], ranges: [Range<Double>]?) {
         let items = snapshot.sections.flatMap(\.items)
         var rows: [OffsetTree.Entry]
@@ -98,18 +113,6 @@ extension ListHeights {
                 return OffsetTree.Entry(height: OffsetTree.units(cache.estimatedHeight(for: items[i], width: width)),
                                         kind: .estimatedItem)
             }
-        } else if let held, held.ranges.count == items.count {
-            // A drag: only the rows whose lines change are asked for.
-            rows = held.entries.filter(\.kind.isItem)
-            var newRanges = held.ranges
-            var changed: [Int] = []
-            for (index, range) in held.ranges.enumerated() where !range.contains(width) { changed.append(index) }
-            let measured = cache.measurements(for: changed.map { items[$0] }, width: width)
-            for (index, measurement) in zip(changed, measured) {
-                rows[index] = OffsetTree.Entry(unchecked: OffsetTree.units(measurement.height), kind: .item)
-                newRanges[index] = measurement.validWidths
-            }
-            ranges = newRanges
         } else if measuring == .eager {
             let measured = cache.measurements(for: items, width: width)
             rows = measured.map { OffsetTree.Entry(unchecked: OffsetTree.units($0.height), kind: .item) }
@@ -128,6 +131,38 @@ extension ListHeights {
             entries.append(ends.footer)
         }
         return (entries, ranges)
+    }
+
+    /// A drag step: the entries that change at `width`, by index (every section's header and footer,
+    /// and the rows whose range in `ranges`, the last width change's, does not hold `width`, asked for
+    /// again), with `ranges` brought up to date. The changed rows' items are found section by
+    /// section, not copied into one array; the tree is updated in place, not rebuilt.
+    private func layOutDrag(_ snapshot: Snapshot, width: Double, ranges: inout [Range<Double>])
+        -> [(index: Int, entry: OffsetTree.Entry)] {
+        var changes: [(index: Int, entry: OffsetTree.Entry)] = []
+        // The rows whose lines change, in list order: row index and entry index.
+        var changed: [(row: Int, entry: Int)] = []
+        var changedItems: [Item] = []
+        var row = 0, entry = 0
+        for section in snapshot.sections {
+            let ends = supplements(of: section.id, width: width)
+            changes.append((entry, ends.header))
+            entry += 1
+            for item in section.items.indices where !ranges[row + item].contains(width) {
+                changed.append((row + item, entry + item))
+                changedItems.append(section.items[item])
+            }
+            row += section.items.count
+            entry += section.items.count
+            changes.append((entry, ends.footer))
+            entry += 1
+        }
+        let measured = cache.measurements(for: changedItems, width: width)
+        for (index, measurement) in zip(changed, measured) {
+            changes.append((index.entry, OffsetTree.Entry(unchecked: OffsetTree.units(measurement.height), kind: .item)))
+            ranges[index.row] = measurement.validWidths
+        }
+        return changes
     }
 
     // MARK: Lazy rows

@@ -189,6 +189,39 @@ struct ListHeightsTests {
         #expect(asked > 400 && asked < 120 * 400 / 4)   // rows were measured again, far from all of them
     }
 
+    /// A drag updates its entries in place: width-dependent headers and footers, an empty section and
+    /// the anchor come out as in a list laid out at each width from scratch (fixed seed).
+    @Test func aDragWithHeadersFootersAndAnEmptySectionAgreesWithAFreshLayout() throws {
+        @Sendable func measurement(_ post: Post, _ width: Double) -> RowMeasurement {
+            let band = Double(7 + post.id % 23), index = (width / band).rounded(.down)
+            return RowMeasurement(height: 12 + Double(post.id % 7) * 2 + 900 / (index + 1),
+                                  validWidths: index * band..<(index + 1) * band)
+        }
+        @Sendable func header(_ section: String, _ width: Double) -> Double { Double(section.count) + width / 50 }
+        @Sendable func footer(_ section: String, _ width: Double) -> Double { section == "b" ? 0 : 1_000 / width }
+        func list(width: Double) -> PostList {
+            PostList(cache: HeightCache<Post>(measurement: measurement), width: width,
+                     sectionHeaderHeight: header, sectionFooterHeight: footer)
+        }
+        let snapshot = try PostSnapshot(sections: [ListSection(id: "a", items: ListFixture.posts(0..<90)),
+                                                   ListSection(id: "b", items: []),
+                                                   ListSection(id: "cc", items: ListFixture.posts(90..<250))])
+        let dragged = list(width: 320)
+        dragged.apply(snapshot)
+        var random = SplitMix64(seed: 0x5EED_D2A6)
+        var width = 320.0
+        for _ in 0..<80 {
+            width = max(60, min(700, width + Double(Int.random(in: -9...9, using: &random))))
+            let anchor = Double(Int.random(in: 0..<8_000, using: &random))
+            let offset = dragged.setWidth(width, anchor: anchor)
+            let fresh = list(width: width)
+            fresh.apply(snapshot)
+            #expect(dragged.entries == fresh.entries, "width \(width)")
+            #expect(dragged.totalHeight == fresh.totalHeight, "width \(width)")
+            #expect(offset.isFinite)
+        }
+    }
+
     /// Heights a drag keeps are read again once the cache forgets them: an invalidated row is measured
     /// anew at the next width even where its old range holds.
     @Test func aDragReadsInvalidatedRowsAgain() throws {
