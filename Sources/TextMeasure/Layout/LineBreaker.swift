@@ -149,10 +149,19 @@ struct LineBreaker {
 
     private static func fill(_ prepared: PreparedText, width: Int, maxLines: Int,
                              lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) -> Outcome {
-        var filler = Filler(prepared: prepared, width: width, maxLines: maxLines, lines: lines,
-                            fitsInContextFirst: prepared.style.breaking.isBrowser)
-        filler.run()
-        var outcome = filler.outcome
+        // The filler reads the arrays through buffer pointers: it copies no `PreparedText`, so a
+        // layout retains and releases none of its arrays.
+        var outcome = prepared.segments.withUnsafeBufferPointer { segments in
+            prepared.clusters.withUnsafeBufferPointer { clusters in
+                prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
+                    var filler = Filler(prepared, segments: segments, clusters: clusters,
+                                        lineStartAdjusts: lineStartAdjusts, width: width, maxLines: maxLines,
+                                        lines: lines)
+                    filler.run()
+                    return filler.outcome
+                }
+            }
+        }
         // The lines found hold at this width, whatever the bookkeeping of their bounds says: bounds
         // that leave it out would be a bug in that bookkeeping (`validWidthsHoldAndAreTight` checks
         // for it), never a reason to trap on input; the range then becomes this width alone.
@@ -165,7 +174,14 @@ struct LineBreaker {
 
     /// The state of one layout.
     private struct Filler {
-        let prepared: PreparedText
+        /// The prepared text's arrays, borrowed for the layout (see ``PreparedText``).
+        let segments: UnsafeBufferPointer<Segment>
+        let clusters: UnsafeBufferPointer<PreparedCluster>
+        let lineStartAdjusts: UnsafeBufferPointer<LineStartAdjust>
+        /// The prepared text's tab spacing and layout units (see ``PreparedText``, `TextStyle.unitsPerPixel`).
+        let tabStop: Int
+        let tabMinimum: Int
+        let unitsPerPixel: Int
         let width: Int
         let maxLines: Int
         /// Where the lines kept go, when they are asked for (the caller's array, borrowed: a layout
@@ -187,20 +203,41 @@ struct LineBreaker {
         var cursorIndex = 0
         var cursorPosition = 0
 
-        init(prepared: PreparedText, width: Int, maxLines: Int, lines: UnsafeMutablePointer<[TextMeasurement.Line]>?,
-             fitsInContextFirst: Bool) {
-            self.prepared = prepared
+        init(_ prepared: PreparedText, segments: UnsafeBufferPointer<Segment>,
+             clusters: UnsafeBufferPointer<PreparedCluster>, lineStartAdjusts: UnsafeBufferPointer<LineStartAdjust>,
+             width: Int, maxLines: Int, lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) {
+            self.segments = segments
+            self.clusters = clusters
+            self.lineStartAdjusts = lineStartAdjusts
+            tabStop = prepared.tabStop
+            tabMinimum = prepared.tabMinimum
+            unitsPerPixel = prepared.style.unitsPerPixel
             self.width = width
             self.maxLines = maxLines
             self.lines = lines
-            self.fitsInContextFirst = fitsInContextFirst
-            layoutUnit = LineBreaker.layoutUnit(unitsPerPixel: prepared.style.unitsPerPixel)
+            fitsInContextFirst = prepared.style.breaking.isBrowser
+            layoutUnit = LineBreaker.layoutUnit(unitsPerPixel: unitsPerPixel)
+        }
+
+        /// How much wider a line starting at cluster `index` is than the cluster's advance in context:
+        /// not 0 only inside a ligature, where the line draws the ligature's tail on its own.
+        ///
+        /// - Complexity: O(1) for an unflagged cluster, else O(log n) in the flagged clusters.
+        @inline(__always)
+        func lineStartAdjust(at index: Int) -> Int {
+            guard clusters[index].flags.contains(.adjustsLineStart) else { return 0 }
+            var low = 0, high = lineStartAdjusts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(lineStartAdjusts[middle].cluster) < index { low = middle + 1 } else { high = middle }
+            }
+            return low < lineStartAdjusts.count && Int(lineStartAdjusts[low].cluster) == index
+                ? Int(lineStartAdjusts[low].adjust) : 0
         }
 
         mutating func run() {
-            let segments = prepared.segments
             for (index, segment) in segments.enumerated() {
-                let clusterEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : prepared.clusters.count
+                let clusterEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : clusters.count
                 if segment.contentClusterCount > 0 {
                     guard place(segment) else { return }
                 }
@@ -227,7 +264,7 @@ struct LineBreaker {
         mutating func place(_ segment: Segment) -> Bool {
             let x = line.isOpen ? line.advance : 0
             var content = contentWidth(of: segment, at: x)
-            let contentEnd = prepared.clusters[Int(segment.contentEnd) - 1].end
+            let contentEnd = clusters[Int(segment.contentEnd) - 1].end
             let last = Int(segment.contentEnd) - 1
             if line.isOpen {
                 var needed = line.advance + content + segment.endAdjust
@@ -243,7 +280,7 @@ struct LineBreaker {
                     return true
                 }
                 if segment.followsHyphen && line.clusters == 1
-                    && line.start == prepared.clusters[Int(segment.firstCluster) - 1].start {
+                    && line.start == clusters[Int(segment.firstCluster) - 1].start {
                     // The line starts at the "-": no break after it, the word goes on (see above).
                     return breakClusters(of: segment, continuingLine: true)
                 }
@@ -251,7 +288,7 @@ struct LineBreaker {
                 if segment.hasTab { content = contentWidth(of: segment, at: 0) }
             }
             // The segment starts a line (inside a ligature, with the ligature's tail drawn on its own).
-            let lead = prepared.lineStartAdjust(at: Int(segment.firstCluster))
+            let lead = lineStartAdjust(at: Int(segment.firstCluster))
             var opened = openLine(start: segment.byteStart, at: Int(segment.firstCluster))
             var endNeed = 0
             if fitsInContextFirst && segment.endAdjust != 0 {
@@ -272,20 +309,20 @@ struct LineBreaker {
         @inline(__always)
         mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
             let spaceIndex = Int(segment.contentEnd)
-            let space = prepared.clusters[spaceIndex].flags
+            let space = clusters[spaceIndex].flags
             if line.isOpen, line.visibleWidth > width, !space.contains(.hangsAlways) {
                 // Space cannot hang after a cluster that already overflows.
                 guard close(change: line.visibleWidth, moreFollows: true) else { return false }
             }
-            if !line.isOpen { line = openLine(start: prepared.clusters[spaceIndex].start, at: spaceIndex) }
+            if !line.isOpen { line = openLine(start: clusters[spaceIndex].start, at: spaceIndex) }
             let x = line.advance
             let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
             if fitsInContextFirst && segment.hasTab {
                 // The text after a tab is a new Blink text item.
                 var position = x
                 for index in spaceIndex..<clusterEnd {
-                    position += advance(of: prepared.clusters[index], at: position)
-                    if prepared.clusters[index].flags.contains(.tab) { line.itemStart = position }
+                    position += advance(of: clusters[index], at: position)
+                    if clusters[index].flags.contains(.tab) { line.itemStart = position }
                 }
             }
             line.addSpace(hanging, always: space.contains(.hangsAlways))
@@ -300,7 +337,7 @@ struct LineBreaker {
         /// The width of consecutive clusters starting at `x` on their line, tabs included.
         func span(of range: Range<Int>, at x: Int) -> Int {
             var position = x
-            for index in range { position += advance(of: prepared.clusters[index], at: position) }
+            for index in range { position += advance(of: clusters[index], at: position) }
             return position - x
         }
 
@@ -308,8 +345,8 @@ struct LineBreaker {
         /// first tab stop at least `tabMinimum` past `x` (a space in Pango, half a space in Blink).
         func advance(of cluster: PreparedCluster, at x: Int) -> Int {
             guard cluster.flags.contains(.tab) else { return Int(cluster.advance) }
-            let stop = prepared.tabStop
-            let earliest = x + prepared.tabMinimum
+            let stop = tabStop
+            let earliest = x + tabMinimum
             return (earliest + stop - 1) / stop * stop - x
         }
 
@@ -327,7 +364,6 @@ struct LineBreaker {
         /// Browser modes: where cluster `index` starts in its Blink text item (the paragraph, or the
         /// text after a tab), in context. `index` must not lie before the previous call's.
         mutating func itemPosition(of index: Int) -> Int {
-            let clusters = prepared.clusters
             while cursorIndex < index {
                 let cluster = clusters[cursorIndex]
                 cursorPosition = cluster.flags.contains(.tab) ? 0 : cursorPosition + Int(cluster.advance)
@@ -339,7 +375,7 @@ struct LineBreaker {
         /// Browser modes: whether a line ending after cluster `index` ends where Blink reshapes it (not
         /// safe to break: kerning with the next cluster, or inside a ligature).
         func endsUnsafe(_ index: Int) -> Bool {
-            let cluster = prepared.clusters[index]
+            let cluster = clusters[index]
             guard !cluster.flags.contains(.softHyphen) && !cluster.flags.contains(.space) else { return false }
             return cluster.breakAdjust != 0 || cluster.flags.contains(.insideLigature)
         }
@@ -355,7 +391,6 @@ struct LineBreaker {
         /// reshaping or the piece is the whole line (then its width as drawn is what counts).
         func reshapeNeed(of line: OpenLine, endingAfter last: Int, at x: Int) -> Int {
             guard endsUnsafe(last) else { return 0 }
-            let clusters = prepared.clusters
             var first = last
             var pieceStart = x - Int(clusters[last].advance)
             while first > line.firstCluster && endsUnsafe(first - 1) {
@@ -384,7 +419,6 @@ struct LineBreaker {
         /// it, and an offset inside a ligature lies at the ligature's start (or the line's, for a line
         /// starting inside it): "ff" of an "ffi" glyph reaches no further than the glyph's start.
         func reach(endingAfter last: Int, at x: Int, lineFirst: Int) -> Int {
-            let clusters = prepared.clusters
             guard clusters[last].flags.contains(.insideLigature) else { return x }
             var position = x, k = last
             while true {
@@ -405,7 +439,6 @@ struct LineBreaker {
         /// where the clusters in context reach further or a shorter prefix fits as drawn.
         func giveBack(_ line: inout OpenLine, next index: inout Int, kept: Int, end: Int, lineFirst: Int,
                       limit: Int, overflowsToReach: Bool) -> Int {
-            let clusters = prepared.clusters
             // Prefixes past the line: each needs its reach in context and its width as drawn; both
             // positions only grow, so stop once the reach passes the best found.
             var change = Int.max
@@ -458,7 +491,7 @@ struct LineBreaker {
         /// compares with the width: as drawn, but without the hyphen of a soft hyphen ending it (Blink
         /// adds the hyphen once the line is chosen, see `breakClusters`).
         func fillWidth(of line: OpenLine, endingAfter last: Int) -> Int {
-            prepared.clusters[last].flags.contains(.softHyphen) ? line.content : line.visibleWidth
+            clusters[last].flags.contains(.softHyphen) ? line.content : line.visibleWidth
         }
 
         /// Makes the layout's range of valid widths this width alone: for a line chosen in two passes
@@ -493,7 +526,7 @@ struct LineBreaker {
             outcome.changeWidth = min(outcome.changeWidth, upper)
             if let lines {
                 lines.pointee.append(TextMeasurement.Line(utf8Range: Int(current.start)..<Int(current.end),
-                                                  width: Double(visible) / Double(prepared.style.unitsPerPixel)))
+                                                  width: Double(visible) / Double(unitsPerPixel)))
             }
             line.isOpen = false
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
@@ -507,7 +540,6 @@ struct LineBreaker {
         /// and leaving the last piece open; with `continuingLine`, its first clusters go on the open
         /// line as long as they fit. Returns false when the line limit stopped the layout.
         mutating func breakClusters(of segment: Segment, continuingLine: Bool) -> Bool {
-            let clusters = prepared.clusters
             let end = Int(segment.contentEnd)
             var index = Int(segment.firstCluster)
             var continuing = continuingLine && line.isOpen
@@ -539,7 +571,7 @@ struct LineBreaker {
                         if first.flags.contains(.space) {
                             current.addSpace(advance(of: first, at: 0), always: first.flags.contains(.hangsAlways))
                         } else {
-                            current.addContent(width: prepared.lineStartAdjust(at: index) + advance(of: first, at: 0),
+                            current.addContent(width: lineStartAdjust(at: index) + advance(of: first, at: 0),
                                                endAdjust: Int(first.breakAdjust), clusters: 1)
                         }
                         index += 1

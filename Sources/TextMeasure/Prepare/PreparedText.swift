@@ -58,26 +58,10 @@ public struct PreparedText: Sendable {
             + clusters.capacity * MemoryLayout<PreparedCluster>.stride
             + lineStartAdjusts.capacity * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
     }
-
-    /// How much wider a line starting at cluster `index` is than the cluster's advance in context: not
-    /// 0 only inside a ligature, where the line draws the ligature's tail on its own.
-    ///
-    /// - Complexity: O(1) for an unflagged cluster, else O(log n) in the flagged clusters.
-    @inline(__always)
-    func lineStartAdjust(at index: Int) -> Int {
-        guard clusters[index].flags.contains(.adjustsLineStart) else { return 0 }
-        var low = 0, high = lineStartAdjusts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(lineStartAdjusts[middle].cluster) < index { low = middle + 1 } else { high = middle }
-        }
-        return low < lineStartAdjusts.count && Int(lineStartAdjusts[low].cluster) == index
-            ? Int(lineStartAdjusts[low].adjust) : 0
-    }
 }
 
 /// How much wider a line is when it starts at a cluster inside a ligature (see
-/// ``PreparedText/lineStartAdjust(at:)``), in layout units (`TextStyle.unitsPerPixel`).
+/// `LineBreaker`'s `lineStartAdjust(at:)`), in layout units (`TextStyle.unitsPerPixel`).
 struct LineStartAdjust: Hashable, Sendable {
     var cluster: Int32
     var adjust: Int32
@@ -110,7 +94,7 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// A tab: its advance depends on where on the line it falls (see `PreparedText.tabStop`).
     static let tab = ClusterFlags(rawValue: 4)
     /// Inside a ligature: a line starting here is wider or narrower than the cluster's advance in
-    /// context (see `PreparedText.lineStartAdjust(at:)`).
+    /// context (see `LineBreaker`'s `lineStartAdjust(at:)`).
     static let adjustsLineStart = ClusterFlags(rawValue: 8)
     /// A part of a ligature other than its last (the "f" and "f" of an "ffi" glyph): Blink finds where a
     /// line may end by the x position of each offset, and an offset inside a ligature lies at the
