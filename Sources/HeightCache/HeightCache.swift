@@ -729,7 +729,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @inlinable
     static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
         let isNew = state.entries.peek(key, hash: key.entryHash) == nil
-        for evicted in state.entries.set(measurement, for: key, hash: key.entryHash) {
+        for evicted in state.entries.set(measurement, for: key, hash: key.entryHash, group: key.width) {
             countEntry(of: evicted.key, by: -1, in: &state)
             state.statistics.evictions += 1
         }
@@ -759,8 +759,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         // The width used last (every row of a batch, say) is the newest already: nothing moves.
         if state.widths.newestKey == width { return }
         for dropped in state.widths.set((), for: width) {
-            // Widths drop rarely (only past `retainedWidths`): one pass over the entries.
-            for key in state.entries.removeAll(where: { $0.width == dropped.key }) {
+            // The entries are filed in groups by width: only the dropped width's entries are visited
+            // (a drag drops a width every step; a pass over every entry was most of a cache's share).
+            while let (key, _) = state.entries.removeNewest(inGroup: dropped.key) {
                 countEntry(of: key, by: -1, in: &state)
                 state.statistics.evictions += 1
             }
