@@ -193,7 +193,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// The batch look-up compiled for the model type the cache was made with (see ``Specialized``).
     @usableFromInline let specialized: Specialized
 
-    private init(
+    @usableFromInline
+    init(
         capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
         measuring: @escaping @Sendable (Model, Double) -> Measured,
         estimating: (@Sendable (Model, Double, Double) -> Estimated)?,
@@ -305,7 +306,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
                       specialized: Specialized())
     }
 
-    @usableFromInline
+    /// Inlinable, so that the measuring and estimating closures are made, and ``RowLayout``'s code in
+    /// them compiled, where `Model` is known: as generic code they spent about a third of a relayout
+    /// in generic metadata look-ups and value witness calls.
+    @inlinable
     convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int, retainedWidths: Int,
         preparedTexts: Int, preparedTextBytes: Int, store: (any MeasurementStore)?, specialized: Specialized

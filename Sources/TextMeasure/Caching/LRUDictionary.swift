@@ -201,7 +201,9 @@ package struct LRUDictionary<Key: Hashable, Value> {
         unlinkFromGroup(slot)
         let last = Int32(nodes.count - 1)
         if slot != last {
-            nodes.swapAt(Int(slot), Int(last))
+            // Moved, not copied: `swapAt` copied the nodes (retaining and releasing their keys),
+            // most of a removal's cost.
+            nodes.withUnsafeMutableBufferPointer { nodes in swap(&nodes[Int(slot)], &nodes[Int(last)]) }
             index.renumber(hash: nodes[Int(slot)].hash, from: Int(last), to: Int(slot))
             let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
             if newer >= 0 { nodes[Int(newer)].older = slot } else { newest = slot }
