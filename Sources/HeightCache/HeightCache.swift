@@ -19,9 +19,10 @@ import TextMeasure
 /// never share a height.
 ///
 /// **Memory.** At most ``capacity`` entries, least recently used evicted first. An entry costs about
-/// 210 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
-/// `Benchmarks/` package: 100,000 entries take about 20 MB); storage for the whole capacity (up to
-/// 100,000 entries) is reserved when the cache is made, so growth never holds two copies.
+/// 226 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
+/// `Benchmarks/` package at 210 bytes, 100,000 entries in about 20 MB, before entries were filed by
+/// width, which added 16 bytes to each); storage for the whole capacity (up to 100,000 entries) is
+/// reserved when the cache is made, so growth never holds two copies.
 ///
 /// **Thread safety.** Any number of threads or tasks may call any method at once. State is guarded by
 /// one mutex that is never held while measuring; two callers missing the same key at once share one

@@ -23,7 +23,7 @@ package struct LRUDictionary<Key: Hashable, Value> {
         @usableFromInline var hash: Int
         @usableFromInline var newer: Int32
         @usableFromInline var older: Int32
-        /// The slot of the entry's group in `groups`, or -1 for none.
+        /// The slot of the entry's group (see `subscript(group:)`), or -1 for none.
         @usableFromInline var group: Int32 = -1
         /// The neighbours in the group's list, -1 at its ends.
         @usableFromInline var groupNewer: Int32 = -1
@@ -60,8 +60,11 @@ package struct LRUDictionary<Key: Hashable, Value> {
     @usableFromInline var index = HashIndex()
     @usableFromInline var newest: Int32 = -1
     @usableFromInline var oldest: Int32 = -1
-    /// The groups' slots (few: found by a linear search, the slot found last tried first).
-    @usableFromInline var groups: [Group] = []
+    /// The groups' slots (few: found by a linear search, the slot found last tried first). The
+    /// first is kept inline, so that a dictionary with one group allocates nothing for it; the others
+    /// are slots 1, 2, … (see `subscript(group:)`).
+    @usableFromInline var firstGroup = Group(id: 0)
+    @usableFromInline var otherGroups: [Group] = []
     @usableFromInline var lastGroup = 0
 
     /// The most entries kept; inserting beyond it evicts the least recently used.
@@ -147,7 +150,7 @@ package struct LRUDictionary<Key: Hashable, Value> {
             nodes[Int(slot)].value = value
             promote(slot)
             let old = nodes[Int(slot)].group
-            if old >= 0 ? groups[Int(old)].id != group : group != nil {
+            if old >= 0 ? self[group: Int(old)].id != group : group != nil {
                 unlinkFromGroup(slot)
                 if let group { link(slot, toGroup: groupSlot(for: group)) }
             }
@@ -211,7 +214,7 @@ package struct LRUDictionary<Key: Hashable, Value> {
             let group = nodes[Int(slot)].group
             if group >= 0 {
                 let groupNewer = nodes[Int(slot)].groupNewer, groupOlder = nodes[Int(slot)].groupOlder
-                if groupNewer >= 0 { nodes[Int(groupNewer)].groupOlder = slot } else { groups[Int(group)].newest = slot }
+                if groupNewer >= 0 { nodes[Int(groupNewer)].groupOlder = slot } else { self[group: Int(group)].newest = slot }
                 if groupOlder >= 0 { nodes[Int(groupOlder)].groupNewer = slot }
             }
         }
@@ -225,7 +228,8 @@ package struct LRUDictionary<Key: Hashable, Value> {
         index.removeAll()
         newest = -1
         oldest = -1
-        groups.removeAll()
+        firstGroup = Group(id: 0)
+        otherGroups.removeAll()
         lastGroup = 0
     }
 
@@ -239,13 +243,13 @@ package struct LRUDictionary<Key: Hashable, Value> {
     package mutating func removeNewest(inGroup group: Int) -> (key: Key, value: Value)? {
         guard let found = existingGroupSlot(for: group) else { return nil }
         lastGroup = found
-        return removeNode(groups[found].newest)
+        return removeNode(self[group: found].newest)
     }
 
     /// How many entries are filed in `group`.
     @inlinable
     package func count(inGroup group: Int) -> Int {
-        existingGroupSlot(for: group).map { groups[$0].count } ?? 0
+        existingGroupSlot(for: group).map { self[group: $0].count } ?? 0
     }
 
     /// Removes every entry whose key matches; returns their keys. O(n).
@@ -315,23 +319,37 @@ package struct LRUDictionary<Key: Hashable, Value> {
 
     // MARK: The groups
 
+    @inlinable
+    var groupSlots: Int { 1 + otherGroups.count }
+
+    /// The group in `slot`.
+    @inlinable
+    subscript(group slot: Int) -> Group {
+        get { slot == 0 ? firstGroup : otherGroups[slot - 1] }
+        set {
+            if slot == 0 { firstGroup = newValue } else { otherGroups[slot - 1] = newValue }
+        }
+    }
+
     /// The slot of `group` if it holds entries.
     @inlinable
     func existingGroupSlot(for group: Int) -> Int? {
-        if lastGroup < groups.count, groups[lastGroup].id == group, groups[lastGroup].count > 0 { return lastGroup }
-        return groups.firstIndex { $0.id == group && $0.count > 0 }
+        if lastGroup < groupSlots, self[group: lastGroup].id == group, self[group: lastGroup].count > 0 {
+            return lastGroup
+        }
+        return (0..<groupSlots).first { self[group: $0].id == group && self[group: $0].count > 0 }
     }
 
     /// The slot of `group`, taking a free one (or a new one) if it holds no entries yet.
     @inlinable
     mutating func groupSlot(for group: Int) -> Int32 {
         let slot = existingGroupSlot(for: group) ?? {
-            if let free = groups.firstIndex(where: { $0.count == 0 }) {
-                groups[free] = Group(id: group)
+            if let free = (0..<groupSlots).first(where: { self[group: $0].count == 0 }) {
+                self[group: free] = Group(id: group)
                 return free
             }
-            groups.append(Group(id: group))
-            return groups.count - 1
+            otherGroups.append(Group(id: group))
+            return groupSlots - 1
         }()
         lastGroup = slot
         return Int32(slot)
@@ -340,13 +358,13 @@ package struct LRUDictionary<Key: Hashable, Value> {
     /// Files node `slot` (in no group) as the newest of group slot `group`.
     @inlinable
     mutating func link(_ slot: Int32, toGroup group: Int32) {
-        let newest = groups[Int(group)].newest
+        let newest = self[group: Int(group)].newest
         nodes[Int(slot)].group = group
         nodes[Int(slot)].groupNewer = -1
         nodes[Int(slot)].groupOlder = newest
         if newest >= 0 { nodes[Int(newest)].groupNewer = slot }
-        groups[Int(group)].newest = slot
-        groups[Int(group)].count += 1
+        self[group: Int(group)].newest = slot
+        self[group: Int(group)].count += 1
     }
 
     /// Takes node `slot` out of its group's list, if it is in one.
@@ -355,9 +373,9 @@ package struct LRUDictionary<Key: Hashable, Value> {
         let group = nodes[Int(slot)].group
         guard group >= 0 else { return }
         let newer = nodes[Int(slot)].groupNewer, older = nodes[Int(slot)].groupOlder
-        if newer >= 0 { nodes[Int(newer)].groupOlder = older } else { groups[Int(group)].newest = older }
+        if newer >= 0 { nodes[Int(newer)].groupOlder = older } else { self[group: Int(group)].newest = older }
         if older >= 0 { nodes[Int(older)].groupNewer = newer }
-        groups[Int(group)].count -= 1
+        self[group: Int(group)].count -= 1
         nodes[Int(slot)].group = -1
         nodes[Int(slot)].groupNewer = -1
         nodes[Int(slot)].groupOlder = -1
