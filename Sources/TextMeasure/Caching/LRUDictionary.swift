@@ -247,6 +247,10 @@ package struct LRUDictionary<Key: Hashable, Value> {
     }
 
     /// How many entries are filed in `group`.
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: Its entries' count, 0 for a group never used or emptied.
+    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
     @inlinable
     package func count(inGroup group: Int) -> Int {
         existingGroupSlot(for: group).map { self[group: $0].count } ?? 0
