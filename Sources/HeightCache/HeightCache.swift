@@ -19,9 +19,10 @@ import TextMeasure
 /// never share a height.
 ///
 /// **Memory.** At most ``capacity`` entries, least recently used evicted first. An entry costs about
-/// 210 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
-/// `Benchmarks/` package: 100,000 entries take about 20 MB); storage for the whole capacity (up to
-/// 100,000 entries) is reserved when the cache is made, so growth never holds two copies.
+/// 226 bytes with an `Int` model, plus whatever the model itself holds on the heap (measured with the
+/// `Benchmarks/` package at 210 bytes, 100,000 entries in about 20 MB, before entries were filed by
+/// width, which added 16 bytes to each); storage for the whole capacity (up to 100,000 entries) is
+/// reserved when the cache is made, so growth never holds two copies.
 ///
 /// **Thread safety.** Any number of threads or tasks may call any method at once. State is guarded by
 /// one mutex that is never held while measuring; two callers missing the same key at once share one
@@ -193,7 +194,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// The batch look-up compiled for the model type the cache was made with (see ``Specialized``).
     @usableFromInline let specialized: Specialized
 
-    private init(
+    @usableFromInline
+    init(
         capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
         measuring: @escaping @Sendable (Model, Double) -> Measured,
         estimating: (@Sendable (Model, Double, Double) -> Estimated)?,
@@ -305,7 +307,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
                       specialized: Specialized())
     }
 
-    @usableFromInline
+    /// Inlinable, so that the measuring and estimating closures are made, and ``RowLayout``'s code in
+    /// them compiled, where `Model` is known: as generic code they spent about a third of a relayout
+    /// in generic metadata look-ups and value witness calls.
+    @inlinable
     convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int, retainedWidths: Int,
         preparedTexts: Int, preparedTextBytes: Int, store: (any MeasurementStore)?, specialized: Specialized
@@ -729,7 +734,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @inlinable
     static func insert(_ measurement: RowMeasurement, for key: Key, in state: inout State) {
         let isNew = state.entries.peek(key, hash: key.entryHash) == nil
-        for evicted in state.entries.set(measurement, for: key, hash: key.entryHash) {
+        for evicted in state.entries.set(measurement, for: key, hash: key.entryHash, group: key.width) {
             countEntry(of: evicted.key, by: -1, in: &state)
             state.statistics.evictions += 1
         }
@@ -759,8 +764,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         // The width used last (every row of a batch, say) is the newest already: nothing moves.
         if state.widths.newestKey == width { return }
         for dropped in state.widths.set((), for: width) {
-            // Widths drop rarely (only past `retainedWidths`): one pass over the entries.
-            for key in state.entries.removeAll(where: { $0.width == dropped.key }) {
+            // The entries are filed in groups by width: only the dropped width's entries are visited
+            // (a drag drops a width every step; a pass over every entry was most of a cache's share).
+            while let (key, _) = state.entries.removeNewest(inGroup: dropped.key) {
                 countEntry(of: key, by: -1, in: &state)
                 state.statistics.evictions += 1
             }

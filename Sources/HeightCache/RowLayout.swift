@@ -25,12 +25,13 @@ public struct RowLayout<Model>: Sendable {
 
     /// One part of the stack.
     public struct Element: Sendable {
+        @usableFromInline
         enum Kind: Sendable {
             case text(@Sendable (Model) -> String, TextStyle, leading: Double, trailing: Double, collapsesWhenEmpty: Bool)
             case fixed(Double, collapsesWhen: (@Sendable (Model) -> Bool)?)
         }
 
-        let kind: Kind
+        @usableFromInline let kind: Kind
 
         /// A text block: the model's text in `style`, with its own horizontal insets.
         ///
@@ -58,6 +59,7 @@ public struct RowLayout<Model>: Sendable {
         ///   - trailingInset: Space after the text, in pixels, added to the row's trailing inset.
         ///   - collapsesWhenEmpty: Whether an empty text hides the block and the spacing before it.
         /// - Returns: The element.
+        @inlinable   // the closure reading the key path is then made, and specialized, where `Model` is known
         public static func text(
             _ keyPath: KeyPath<Model, String> & Sendable, style: TextStyle,
             leadingInset: Double = 0, trailingInset: Double = 0, collapsesWhenEmpty: Bool = true
@@ -104,9 +106,11 @@ public struct RowLayout<Model>: Sendable {
 
     /// Widths below this (or not a number, from insets that are not) are laid out as this: every line
     /// still holds one cluster.
+    @inlinable
     static var narrowest: Double { MeasurementLimits.width.lowerBound }
 
     /// Checks the text styles once, so that measuring can only fail on a bad width.
+    @usableFromInline
     func validate(with measurer: TextMeasurer) throws(TextMeasureError) {
         for element in elements {
             if case .text(_, let style, _, _, _) = element.kind { _ = try measurer.lineHeight(for: style) }
@@ -114,7 +118,8 @@ public struct RowLayout<Model>: Sendable {
     }
 
     /// Walks the visible elements, giving each text block's text, style and horizontal inset.
-    private func forEachVisible(_ model: Model, _ body: (_ text: String?, _ style: TextStyle?, _ fixed: Double, _ horizontal: Double) throws -> Void) rethrows -> Int {
+    @inlinable
+    func forEachVisible(_ model: Model, _ body: (_ text: String?, _ style: TextStyle?, _ fixed: Double, _ horizontal: Double) throws -> Void) rethrows -> Int {
         var visible = 0
         for element in elements {
             switch element.kind {
@@ -131,7 +136,8 @@ public struct RowLayout<Model>: Sendable {
         return visible
     }
 
-    private func chrome(visible: Int) -> Double {
+    @inlinable
+    func chrome(visible: Int) -> Double {
         insets.top + insets.bottom + spacing * Double(max(0, visible - 1))
     }
 
@@ -156,6 +162,8 @@ public struct RowLayout<Model>: Sendable {
     }
 
     /// The measurement and the part of its height that is text (for the cache's estimate learning).
+    /// Inlinable, like the cache initializer that calls it, so that it runs specialized for `Model`.
+    @inlinable
     func measureWithTextHeight(_ model: Model, width: Double, texts: PreparedTextCache) throws(TextMeasureError)
         -> (measurement: RowMeasurement, textHeight: Double) {
         try MeasurementLimits.check(width: width)
@@ -202,7 +210,8 @@ public struct RowLayout<Model>: Sendable {
     }
 
     /// The estimate, with the expected text height multiplied by `textScale`, and the unscaled expected
-    /// text height.
+    /// text height. Inlinable, like ``measureWithTextHeight(_:width:texts:)``.
+    @inlinable
     func estimateWithTextHeight(_ model: Model, width: Double, measurer: TextMeasurer, textScale: Double = 1)
         -> (estimate: HeightEstimate, textHeight: Double) {
         var fixed = 0.0, text = 0.0, maximum = 0.0

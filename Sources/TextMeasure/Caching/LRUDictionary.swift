@@ -7,6 +7,10 @@
 /// moves the last node into its place, so a removed key and value are released at once: a cache of
 /// large values (prepared texts) holds nothing beyond its entries.
 ///
+/// An entry may also be filed in a group (a cache's entries at one width, say): each group links its
+/// entries in a list of its own, so emptying a group (``removeNewest(inGroup:)``) costs O(its entries), not a pass
+/// over the whole dictionary.
+///
 /// Not thread-safe by itself: the caches that use it guard it with a ``Locked``. Not package API:
 /// `package` and inlinable, like ``Locked``, so that generic caches built on it in the package's other
 /// modules are specialized where they are used.
@@ -19,6 +23,11 @@ package struct LRUDictionary<Key: Hashable, Value> {
         @usableFromInline var hash: Int
         @usableFromInline var newer: Int32
         @usableFromInline var older: Int32
+        /// The slot of the entry's group (see `subscript(group:)`), or -1 for none.
+        @usableFromInline var group: Int32 = -1
+        /// The neighbours in the group's list, -1 at its ends.
+        @usableFromInline var groupNewer: Int32 = -1
+        @usableFromInline var groupOlder: Int32 = -1
 
         @inlinable
         init(key: Key, value: Value, hash: Int, newer: Int32, older: Int32) {
@@ -30,11 +39,33 @@ package struct LRUDictionary<Key: Hashable, Value> {
         }
     }
 
+    /// A group of entries: its identifier, the newest entry filed in it and how many are.
+    /// A slot whose count is 0 is free for another group.
+    @usableFromInline
+    struct Group {
+        @usableFromInline var id: Int
+        @usableFromInline var newest: Int32
+        @usableFromInline var count: Int
+
+        @inlinable
+        init(id: Int) {
+            self.id = id
+            newest = -1
+            count = 0
+        }
+    }
+
     /// The entries, in no particular order (the recency list links them).
     @usableFromInline var nodes: [Node] = []
     @usableFromInline var index = HashIndex()
     @usableFromInline var newest: Int32 = -1
     @usableFromInline var oldest: Int32 = -1
+    /// The groups' slots (few: found by a linear search, the slot found last tried first). The
+    /// first is kept inline, so that a dictionary with one group allocates nothing for it; the others
+    /// are slots 1, 2, … (see `subscript(group:)`).
+    @usableFromInline var firstGroup = Group(id: 0)
+    @usableFromInline var otherGroups: [Group] = []
+    @usableFromInline var lastGroup = 0
 
     /// The most entries kept; inserting beyond it evicts the least recently used.
     @usableFromInline package var capacity: Int {
@@ -99,16 +130,37 @@ package struct LRUDictionary<Key: Hashable, Value> {
     /// evicted to make room.
     @inlinable @discardableResult
     package mutating func set(_ value: Value, for key: Key, hash: Int) -> [(key: Key, value: Value)] {
+        set(value, for: key, hash: hash, group: nil)
+    }
+
+    /// Stores `value` for `key` under `hash` as the most recently used entry, filed in `group` (or in
+    /// none); returns the entries evicted to make room.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - key: The key.
+    ///   - hash: The key's hash, as every other look-up of this dictionary computes it.
+    ///   - group: The group to file the entry in (moved there if it was in another), or `nil` for none.
+    /// - Returns: The entries evicted to make room, least recently used first.
+    /// - Complexity: O(1) amortized, plus a search of the groups when `group` is not the one used last.
+    @inlinable @discardableResult
+    package mutating func set(_ value: Value, for key: Key, hash: Int, group: Int?) -> [(key: Key, value: Value)] {
         let found = find(key, hash: hash)
         if let slot = found.node {
             nodes[Int(slot)].value = value
             promote(slot)
+            let old = nodes[Int(slot)].group
+            if old >= 0 ? self[group: Int(old)].id != group : group != nil {
+                unlinkFromGroup(slot)
+                if let group { link(slot, toGroup: groupSlot(for: group)) }
+            }
             return []
         }
         var evicted: [(key: Key, value: Value)] = []
         while count >= capacity, let old = removeOldest() { evicted.append(old) }
         nodes.append(Node(key: key, value: value, hash: hash, newer: -1, older: newest))
         let slot = Int32(nodes.count - 1)
+        if let group { link(slot, toGroup: groupSlot(for: group)) }
         if newest >= 0 { nodes[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
@@ -149,13 +201,22 @@ package struct LRUDictionary<Key: Hashable, Value> {
     mutating func removeNode(_ slot: Int32) -> (key: Key, value: Value) {
         index.remove(hash: nodes[Int(slot)].hash, entry: Int(slot), hashOf: { nodes[$0].hash })
         unlink(slot)
+        unlinkFromGroup(slot)
         let last = Int32(nodes.count - 1)
         if slot != last {
-            nodes.swapAt(Int(slot), Int(last))
+            // Moved, not copied: `swapAt` copied the nodes (retaining and releasing their keys),
+            // most of a removal's cost.
+            nodes.withUnsafeMutableBufferPointer { nodes in swap(&nodes[Int(slot)], &nodes[Int(last)]) }
             index.renumber(hash: nodes[Int(slot)].hash, from: Int(last), to: Int(slot))
             let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
             if newer >= 0 { nodes[Int(newer)].older = slot } else { newest = slot }
             if older >= 0 { nodes[Int(older)].newer = slot } else { oldest = slot }
+            let group = nodes[Int(slot)].group
+            if group >= 0 {
+                let groupNewer = nodes[Int(slot)].groupNewer, groupOlder = nodes[Int(slot)].groupOlder
+                if groupNewer >= 0 { nodes[Int(groupNewer)].groupOlder = slot } else { self[group: Int(group)].newest = slot }
+                if groupOlder >= 0 { nodes[Int(groupOlder)].groupNewer = slot }
+            }
         }
         let removed = nodes.removeLast()
         return (removed.key, removed.value)
@@ -167,6 +228,32 @@ package struct LRUDictionary<Key: Hashable, Value> {
         index.removeAll()
         newest = -1
         oldest = -1
+        firstGroup = Group(id: 0)
+        otherGroups.removeAll()
+        lastGroup = 0
+    }
+
+    /// Removes the entry filed last in `group` and returns it; `nil` when the group holds none. Called
+    /// until `nil`, it empties the group in O(its entries), whatever the dictionary's size.
+    ///
+    /// - Parameter group: The group to take an entry from.
+    /// - Returns: The removed entry's key and value.
+    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
+    @inlinable
+    package mutating func removeNewest(inGroup group: Int) -> (key: Key, value: Value)? {
+        guard let found = existingGroupSlot(for: group) else { return nil }
+        lastGroup = found
+        return removeNode(self[group: found].newest)
+    }
+
+    /// How many entries are filed in `group`.
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: Its entries' count, 0 for a group never used or emptied.
+    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
+    @inlinable
+    package func count(inGroup group: Int) -> Int {
+        existingGroupSlot(for: group).map { self[group: $0].count } ?? 0
     }
 
     /// Removes every entry whose key matches; returns their keys. O(n).
@@ -234,6 +321,70 @@ package struct LRUDictionary<Key: Hashable, Value> {
         index.rebuild(forCount: nodes.count, entries: entries)
     }
 
+    // MARK: The groups
+
+    @inlinable
+    var groupSlots: Int { 1 + otherGroups.count }
+
+    /// The group in `slot`.
+    @inlinable
+    subscript(group slot: Int) -> Group {
+        get { slot == 0 ? firstGroup : otherGroups[slot - 1] }
+        set {
+            if slot == 0 { firstGroup = newValue } else { otherGroups[slot - 1] = newValue }
+        }
+    }
+
+    /// The slot of `group` if it holds entries.
+    @inlinable
+    func existingGroupSlot(for group: Int) -> Int? {
+        if lastGroup < groupSlots, self[group: lastGroup].id == group, self[group: lastGroup].count > 0 {
+            return lastGroup
+        }
+        return (0..<groupSlots).first { self[group: $0].id == group && self[group: $0].count > 0 }
+    }
+
+    /// The slot of `group`, taking a free one (or a new one) if it holds no entries yet.
+    @inlinable
+    mutating func groupSlot(for group: Int) -> Int32 {
+        let slot = existingGroupSlot(for: group) ?? {
+            if let free = (0..<groupSlots).first(where: { self[group: $0].count == 0 }) {
+                self[group: free] = Group(id: group)
+                return free
+            }
+            otherGroups.append(Group(id: group))
+            return groupSlots - 1
+        }()
+        lastGroup = slot
+        return Int32(slot)
+    }
+
+    /// Files node `slot` (in no group) as the newest of group slot `group`.
+    @inlinable
+    mutating func link(_ slot: Int32, toGroup group: Int32) {
+        let newest = self[group: Int(group)].newest
+        nodes[Int(slot)].group = group
+        nodes[Int(slot)].groupNewer = -1
+        nodes[Int(slot)].groupOlder = newest
+        if newest >= 0 { nodes[Int(newest)].groupNewer = slot }
+        self[group: Int(group)].newest = slot
+        self[group: Int(group)].count += 1
+    }
+
+    /// Takes node `slot` out of its group's list, if it is in one.
+    @inlinable
+    mutating func unlinkFromGroup(_ slot: Int32) {
+        let group = nodes[Int(slot)].group
+        guard group >= 0 else { return }
+        let newer = nodes[Int(slot)].groupNewer, older = nodes[Int(slot)].groupOlder
+        if newer >= 0 { nodes[Int(newer)].groupOlder = older } else { self[group: Int(group)].newest = older }
+        if older >= 0 { nodes[Int(older)].groupNewer = newer }
+        self[group: Int(group)].count -= 1
+        nodes[Int(slot)].group = -1
+        nodes[Int(slot)].groupNewer = -1
+        nodes[Int(slot)].groupOlder = -1
+    }
+
     // MARK: The recency list
 
     @inlinable
@@ -258,3 +409,4 @@ package struct LRUDictionary<Key: Hashable, Value> {
 // A value of arrays, sendable whenever its keys and values are.
 extension LRUDictionary: Sendable where Key: Sendable, Value: Sendable {}
 extension LRUDictionary.Node: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUDictionary.Group: Sendable {}
