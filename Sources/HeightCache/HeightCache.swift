@@ -234,18 +234,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         estimate: (@Sendable (Model, Double) -> HeightEstimate)? = nil
     ) {
         self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
-                  measure: measure, estimate: estimate, specialized: Specialized())
-    }
-
-    @usableFromInline
-    convenience init(
-        capacity: Int, retainedWidths: Int, fallbackEstimate: Double,
-        measure: @escaping @Sendable (Model, Double) -> Double,
-        estimate: (@Sendable (Model, Double) -> HeightEstimate)?, specialized: Specialized
-    ) {
-        self.init(capacity: capacity, retainedWidths: retainedWidths, fallbackEstimate: fallbackEstimate,
-                  measuring: { model, width in Measured(RowMeasurement(height: measure(model, width), width: width)) },
-                  estimating: Self.estimating(estimate), specialized: specialized)
+                  measurement: { model, width in RowMeasurement(height: measure(model, width), width: width) },
+                  estimate: estimate, specialized: Specialized())
     }
 
     /// A cache around a closure that returns a measurement with the widths over which it holds, so a
