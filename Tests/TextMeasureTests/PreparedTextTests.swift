@@ -50,6 +50,44 @@ struct PreparedTextTests {
         }
     }
 
+    /// The whole-segment filler (layout's fast path) finds exactly what the general filler finds: the
+    /// same lines, line count, truncation, widest line and valid widths, at widths from the least it
+    /// applies at (`PreparedText.wholeSegmentFillWidth`) up to one line, with and without a line limit.
+    @Test(arguments: [11.0, 17, 24], LineBreaking.allCases)
+    func wholeSegmentFillingIsTheGeneralFilling(size: Double, breaking: LineBreaking) throws {
+        let style = TextStyle(size: size, breaking: breaking)
+        let texts = Fixtures.corpus + [
+            "Running ten minutes late, start without me.", "Sounds good!  See you at six.  ",
+            "AVAV WAVE To Ty Wa. Yo! LT", "abc مرحبا def שלום ghi", "line one\nline two is longer\nthree",
+            "Don't forget: dinner at Marco's on Friday, table booked for eight.", "x", "wide\u{3000}space 一二三四五",
+        ]
+        var rng = SplitMix64(seed: 0x5748_4F4C_4553_4547)
+        var compared = 0
+        for text in texts {
+            let prepared = try measurer.prepare(text, style: style)
+            let floor = prepared.wholeSegmentFillWidth
+            guard floor != Int.max else { continue }
+            let natural = LineBreaker.layout(prepared, width: Int.max / 2, maxLines: 0).widestLine
+            var widths = [floor, floor + 1, natural, natural + 1]
+            for _ in 0..<24 where natural > floor { widths.append(Int.random(in: floor...natural, using: &rng)) }
+            for width in widths {
+                for maxLines in [0, 1, 2] {
+                    var fastLines: [TextMeasurement.Line] = [], generalLines: [TextMeasurement.Line] = []
+                    let fast = LineBreaker.layout(prepared, width: width, maxLines: maxLines, lines: &fastLines)
+                    let general = LineBreaker.layout(prepared, width: width, maxLines: maxLines, lines: &generalLines,
+                                                     filling: .general)
+                    #expect(fast == general, "\(text) at \(width) units, \(maxLines) lines")
+                    #expect(fastLines == generalLines, "\(text) at \(width) units, \(maxLines) lines")
+                    #expect(LineBreaker.layout(prepared, width: width, maxLines: maxLines) == general)
+                    compared += 1
+                }
+            }
+        }
+        // Most of the corpus takes the fast path (texts with tabs, leading white space or empty
+        // paragraphs do not).
+        #expect(compared > 3 * 28 * texts.count / 2, "only \(compared) layouts took the fast path")
+    }
+
     @Test(arguments: LineBreaking.allCases)
     func lineCountNeverGrowsWithWidth(breaking: LineBreaking) throws {
         for text in Fixtures.corpus {

@@ -51,7 +51,7 @@ struct LineBreaker {
     }
 
     /// What a layout found. Widths are in the text's layout units (`TextStyle.unitsPerPixel`).
-    struct Outcome {
+    struct Outcome: Equatable {
         var lineCount = 0
         var isTruncated = false
         /// The widest line's content width.
@@ -134,26 +134,41 @@ struct LineBreaker {
         }
     }
 
-    /// Lays out `prepared` at `width` (in its layout units, see `TextStyle.unitsPerPixel`) with at most
-    /// `maxLines` lines (0 = unlimited): the line count and bounds only, no line and no allocation.
-    static func layout(_ prepared: PreparedText, width: Int, maxLines: Int) -> Outcome {
-        fill(prepared, width: width, maxLines: maxLines, lines: nil)
+    /// Which filler lays a text out.
+    enum Filling {
+        /// Whole segments when the text and width allow it (see `PreparedText.wholeSegmentFillWidth`),
+        /// else the general filler: what layout uses.
+        case automatic
+        /// The general filler always (for tests comparing the two).
+        case general
     }
 
-    /// Lays out `prepared` as ``layout(_:width:maxLines:)`` does, appending every line kept to `lines`
-    /// as it is found.
+    /// Lays out `prepared` at `width` (in its layout units, see `TextStyle.unitsPerPixel`) with at most
+    /// `maxLines` lines (0 = unlimited): the line count and bounds only, no line and no allocation.
+    static func layout(_ prepared: PreparedText, width: Int, maxLines: Int, filling: Filling = .automatic) -> Outcome {
+        fill(prepared, width: width, maxLines: maxLines, lines: nil, filling: filling)
+    }
+
+    /// Lays out `prepared` as ``layout(_:width:maxLines:filling:)`` does, appending every line kept to
+    /// `lines` as it is found.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
-                       lines: inout [TextMeasurement.Line]) -> Outcome {
-        withUnsafeMutablePointer(to: &lines) { fill(prepared, width: width, maxLines: maxLines, lines: $0) }
+                       lines: inout [TextMeasurement.Line], filling: Filling = .automatic) -> Outcome {
+        withUnsafeMutablePointer(to: &lines) {
+            fill(prepared, width: width, maxLines: maxLines, lines: $0, filling: filling)
+        }
     }
 
     private static func fill(_ prepared: PreparedText, width: Int, maxLines: Int,
-                             lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) -> Outcome {
-        // The filler reads the arrays through buffer pointers: it copies no `PreparedText`, so a
+                             lines: UnsafeMutablePointer<[TextMeasurement.Line]>?, filling: Filling) -> Outcome {
+        // The fillers read the arrays through buffer pointers: they copy no `PreparedText`, so a
         // layout retains and releases none of its arrays.
         var outcome = prepared.segments.withUnsafeBufferPointer { segments in
             prepared.clusters.withUnsafeBufferPointer { clusters in
-                prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
+                if width >= prepared.wholeSegmentFillWidth && filling == .automatic {
+                    return fillWholeSegments(segments, clusters: clusters, width: width, maxLines: maxLines,
+                                             unitsPerPixel: prepared.style.unitsPerPixel, lines: lines)
+                }
+                return prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
                     var filler = Filler(prepared, segments: segments, clusters: clusters,
                                         lineStartAdjusts: lineStartAdjusts, width: width, maxLines: maxLines,
                                         lines: lines)
@@ -169,6 +184,71 @@ struct LineBreaker {
             outcome.minimumWidth = width
             outcome.changeWidth = width == Int.max ? width : width + 1
         }
+        return outcome
+    }
+
+    /// The fast path: lays out a text every segment of which fits a line of its own at `width` and
+    /// needs none of the general filler's special cases (see `PreparedText.wholeSegmentFillWidth`).
+    /// No segment is then ever broken between clusters and no white space ever fails to hang, so a
+    /// line is a run of whole segments, and the general filler's rules come down to sums: segment
+    /// `i` joins a line whose segments so far (their white space included) are `x` wide when
+    /// `x + width(i) + endAdjust(i)` fits. The lines, bounds and truncation are exactly those of the
+    /// general filler (`wholeSegmentFillingIsTheGeneralFilling` checks it on the corpus).
+    ///
+    /// - Complexity: O(*n*) in the segments, a few instructions each.
+    private static func fillWholeSegments(_ segments: UnsafeBufferPointer<Segment>,
+                                          clusters: UnsafeBufferPointer<PreparedCluster>, width: Int, maxLines: Int,
+                                          unitsPerPixel: Int,
+                                          lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) -> Outcome {
+        var outcome = Outcome()
+        /// The open line's first segment, and its width through the segment before `index`, white
+        /// space included. These are sums of at most 2^31 clusters' 32-bit advances, below 2^62, so they
+        /// are added unchecked (`&+`).
+        var first = 0, advance = 0
+
+        /// Ends the line of segments `first..<end`, `advance` wide with its white space; false when the
+        /// line limit stops the layout. `change` is the width at which it would take in the next segment.
+        func close(end: Int, change: Int, moreFollows: Bool) -> Bool {
+            let last = segments[end - 1]
+            let visible = advance &- last.hanging &+ last.endAdjust
+            outcome.lineCount += 1
+            outcome.widestLine = max(outcome.widestLine, visible)
+            // A lone cluster stays alone at any narrower width, unless white space hangs after it only
+            // because it fits (as in the general filler's `close`).
+            if end - first > 1 || last.contentClusterCount > 1
+                || (last.hanging > 0 && !clusters[Int(last.contentEnd)].flags.contains(.hangsAlways)) {
+                outcome.minimumWidth = max(outcome.minimumWidth, visible)
+            }
+            outcome.changeWidth = min(outcome.changeWidth, change)
+            if let lines {
+                lines.pointee.append(TextMeasurement.Line(utf8Range: Int(segments[first].byteStart)..<Int(last.byteEnd),
+                                                          width: Double(visible) / Double(unitsPerPixel)))
+            }
+            if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
+                outcome.isTruncated = true
+                return false
+            }
+            return true
+        }
+
+        for index in segments.indices {
+            let segment = segments[index]
+            let needed = advance &+ segment.width &+ segment.endAdjust
+            if needed > width && index > first {
+                guard close(end: index, change: needed, moreFollows: true) else { return outcome }
+                first = index
+                advance = 0
+            }
+            advance = advance &+ segment.width &+ segment.hanging
+            if segment.isMandatoryBreak {
+                guard close(end: index + 1, change: Int.max, moreFollows: index + 1 < segments.count) else {
+                    return outcome
+                }
+                first = index + 1
+                advance = 0
+            }
+        }
+        if first < segments.count { _ = close(end: segments.count, change: Int.max, moreFollows: false) }
         return outcome
     }
 

@@ -35,6 +35,13 @@ public struct PreparedText: Sendable {
     /// as Pango; half a space of the first font in the browser modes, as Blink. Past a stop closer
     /// than that, a tab goes on to the next.
     let tabMinimum: Int
+    /// The least fill width, in layout units, from which `LineBreaker` lays the text out whole segment
+    /// by whole segment (its fast path, see `LineBreaker.fillWholeSegments`): the widest segment's
+    /// width as drawn, so that every segment fits a line of its own. `Int.max` when some segment needs
+    /// the general filler at any width: it holds no visible cluster (an empty paragraph, leading white
+    /// space), holds a tab, starts inside a ligature, follows a hyphen whose break depends on the line's
+    /// start, or (browser modes) ends where Blink reshapes it.
+    let wholeSegmentFillWidth: Int
 
     init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
          lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
@@ -46,6 +53,22 @@ public struct PreparedText: Sendable {
         self.lineStartAdjusts = lineStartAdjusts
         self.tabStop = tabStop
         self.tabMinimum = tabMinimum
+        wholeSegmentFillWidth = Self.wholeSegmentFillWidth(segments: segments, clusters: clusters,
+                                                           isBrowser: style.breaking.isBrowser)
+    }
+
+    /// See ``wholeSegmentFillWidth``.
+    ///
+    /// - Complexity: O(*n*) in the segments.
+    private static func wholeSegmentFillWidth(segments: [Segment], clusters: [PreparedCluster], isBrowser: Bool) -> Int {
+        var widest = 0
+        for segment in segments {
+            guard segment.contentClusterCount > 0, !segment.hasTab, !segment.followsHyphen,
+                  !clusters[Int(segment.firstCluster)].flags.contains(.adjustsLineStart),
+                  !(isBrowser && segment.endAdjust != 0) else { return Int.max }
+            widest = max(widest, segment.width + segment.endAdjust)
+        }
+        return widest
     }
 
     /// About how many bytes the prepared form holds: its segments, clusters and line-start table (as
