@@ -93,6 +93,34 @@ package struct JSONScanner {
         }
     }
 
+    /// The index of the first byte at or after `start` that ends a string's plain run: a `"`, a `\\` or
+    /// a control character (below 0x20); `bytes.count` when there is none. Eight bytes at a time
+    /// (SWAR): for each predicate, `(w − k·0x01…) & ~w & 0x80…` sets the high bit of every byte of `w`
+    /// that is zero (with `w` the word XOR the byte sought) or below `k`, exact at its lowest byte
+    /// (borrows only mark bytes above a true one), so the lowest bit of the three masks together is
+    /// the first byte. Bytes of 0x80 and above (UTF-8 past ASCII) never match.
+    ///
+    /// - Complexity: O(*n*) in the bytes skipped, about two instructions a byte.
+    static func firstSpecialByte(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let mask = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash
+                        | (word &- ones &* 0x20) & ~word) & highs
+            if mask != 0 { return index + mask.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
+            index += 1
+        }
+        return index
+    }
+
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw Failure() }
@@ -104,11 +132,9 @@ package struct JSONScanner {
         index += 1   // opening quote
         let start = index
         // Fast path: no escapes.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-            guard bytes[index] >= 0x20 else { throw Failure() }
-            index += 1
-        }
+        index = Self.firstSpecialByte(in: bytes, from: index)
         guard index < bytes.count else { throw Failure() }
+        guard bytes[index] >= 0x20 else { throw Failure() }
         if bytes[index] == UInt8(ascii: "\"") {
             defer { index += 1 }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

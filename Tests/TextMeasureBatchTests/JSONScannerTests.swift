@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TextMeasureBatch
 
@@ -20,6 +21,31 @@ struct JSONScannerTests {
     }
 
     // MARK: strings
+
+    /// The word-at-a-time search for the end of a string's plain run finds the byte a byte-by-byte
+    /// search finds: on seeded random bytes (each of `"`, `\`, a control character, ASCII and bytes past
+    /// ASCII likely at every one of the eight positions of a word), from every start.
+    @Test func firstSpecialByteIsTheFirstQuoteBackslashOrControl() {
+        var rng = SplitMix64(seed: 0x4A53_4F4E_5357_4152)
+        let alphabet: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x20, 0x21, 0x23, 0x5B, 0x5D, 0x41, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+        var checked = 0
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...40, using: &rng)
+            // Mostly plain bytes, so that runs of several words occur before a special one.
+            let bytes = (0..<count).map { _ in
+                Int.random(in: 0..<4, using: &rng) == 0 ? alphabet.randomElement(using: &rng)!
+                    : [0x61, 0xC3, 0xA9, 0x20][Int.random(in: 0..<4, using: &rng)]
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...count {
+                    let expected = (start..<count).first { bytes[$0] == 0x22 || bytes[$0] == 0x5C || bytes[$0] < 0x20 } ?? count
+                    #expect(JSONScanner.firstSpecialByte(in: buffer, from: start) == expected, "\(bytes) from \(start)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 40_000)
+    }
 
     @Test func escapes() throws {
         #expect(try string(#""\n\t\"\\\/\b\f\r""#) == "\n\t\"\\/\u{8}\u{C}\r")
