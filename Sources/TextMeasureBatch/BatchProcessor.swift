@@ -40,22 +40,24 @@ package struct BatchProcessor: Sendable {
         }
         let slots = SendableBuffer(outputs.baseAddress!)
         CPUSpread.forEach(blockCount) { block in
-            var text = ""
+            // The block's output as UTF-8 bytes, made text once at the end (see `JSONValue.write`).
+            var out: [UInt8] = []
+            out.reserveCapacity(64 * blockSize)   // a result line is about 50 bytes: grown once at most
             let indices = (block * blockSize)..<min(lines.count, (block + 1) * blockSize)
             lines.bytes.withUnsafeBufferPointer { bytes in
                 if texts.store != nil {
                     for outcome in process(indices.map { UnsafeBufferPointer(rebasing: bytes[lines.ranges[$0]]) }) {
-                        outcome.write(to: &text)
-                        text += "\n"
+                        outcome.write(to: &out)
+                        out.append(UInt8(ascii: "\n"))
                     }
                     return
                 }
                 for index in indices {
-                    process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &text)
-                    text += "\n"
+                    process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &out)
+                    out.append(UInt8(ascii: "\n"))
                 }
             }
-            slots.base[block] = text   // each block is written by exactly one thread
+            slots.base[block] = String(decoding: out, as: UTF8.self)   // each block is written by exactly one thread
         }
         return outputs.joined()
     }
@@ -67,20 +69,27 @@ package struct BatchProcessor: Sendable {
 
         /// Appends the output line (without its newline).
         package func write(to out: inout String) {
+            var bytes: [UInt8] = []
+            write(to: &bytes)
+            out += String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Appends the output line's UTF-8 (without its newline).
+        package func write(to out: inout [UInt8]) {
             switch self {
             case .measured(let result, let extras):
-                out += "{\"lineCount\":"
-                out += String(result.lineCount)
-                out += ",\"height\":"
+                JSONValue.append("{\"lineCount\":", to: &out)
+                JSONValue.append(result.lineCount, to: &out)
+                JSONValue.append(",\"height\":", to: &out)
                 JSONValue.number(result.height).write(to: &out)
-                out += result.isTruncated ? ",\"truncated\":true" : ",\"truncated\":false"
+                JSONValue.append(result.isTruncated ? ",\"truncated\":true" : ",\"truncated\":false", to: &out)
                 for (key, value) in extras {
-                    out += ","
+                    out.append(UInt8(ascii: ","))
                     JSONValue.string(key).write(to: &out)
-                    out += ":"
+                    out.append(UInt8(ascii: ":"))
                     value.write(to: &out)
                 }
-                out += "}"
+                out.append(UInt8(ascii: "}"))
             case .failed(let message, let extras):
                 JSONValue.object([("error", .string(message))] + extras).write(to: &out)
             }

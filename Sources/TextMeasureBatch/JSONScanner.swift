@@ -60,6 +60,7 @@ package struct JSONScanner {
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         index += 1
         var fields: [(String, JSONValue)] = []
+        fields.reserveCapacity(4)   // a batch line's text, width, size and one more: one allocation
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
         while true {

@@ -9,53 +9,83 @@ package enum JSONValue: Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    /// Compact JSON text (see ``write(to:)``).
+    /// Compact JSON text (see ``write(to:)-(inout [UInt8])``).
     package var serialized: String {
         var out = ""
         write(to: &out)
         return out
     }
 
-    /// Appends compact JSON text, valid whatever the value holds: strings escape `"`, `\\` and every
-    /// control character below U+0020; an integral number below 10¹⁵ in magnitude is written as an
-    /// integer (`-0.0` as `0`), another finite one as Swift's shortest round-tripping form (`1e-05`,
-    /// `1.7976931348623157e+308`, both valid JSON), and a non-finite one, which JSON cannot express,
-    /// as `null`.
+    /// Appends compact JSON text to a string (see ``write(to:)-(inout [UInt8])``).
     package func write(to out: inout String) {
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends compact JSON text as UTF-8, valid whatever the value holds: strings escape `"`, `\\` and
+    /// every control character below U+0020; an integral number below 10¹⁵ in magnitude is written as
+    /// an integer (`-0.0` as `0`), another finite one as Swift's shortest round-tripping form
+    /// (`1e-05`, `1.7976931348623157e+308`, both valid JSON), and a non-finite one, which JSON cannot
+    /// express, as `null`. Bytes, not a `String`: appending to a string costs hundreds of instructions
+    /// a piece, a batch line has several, and the batch turns a block's bytes into text once.
+    package func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
+        case .null: Self.append("null", to: &out)
+        case .bool(let value): Self.append(value ? "true" : "false", to: &out)
+        case .int(let value): Self.append(value, to: &out)
         case .number(let value):
             if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
-                out += String(Int(value))
+                Self.append(Int(value), to: &out)
             } else if value.isFinite {
-                out += "\(value)"
+                out.append(contentsOf: value.description.utf8)
             } else {
-                out += "null"
+                Self.append("null", to: &out)
             }
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, value) in values.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 value.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let fields):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in fields.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.writeString(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ string: String, to out: inout String) {
-        out += "\""
+    /// Appends a literal's UTF-8.
+    package static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends an integer's decimal digits (what `String(value)` spells).
+    package static func append(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so that `Int.min` has one too.
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for UInt64's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var end = buffer.count
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[end...])
+        }
+    }
+
+    private static func writeString(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escaping are appended whole. Every byte to escape is ASCII, and
         // the bytes of a multi-byte UTF-8 sequence are all 0x80 or above, so runs split only between
         // scalars.
@@ -63,21 +93,23 @@ package enum JSONValue: Sendable {
         string.withUTF8 { bytes in
             var runStart = 0
             for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 switch byte {
-                case 0x22: out += "\\\""
-                case 0x5C: out += "\\\\"
-                case 0x0A: out += "\\n"
-                case 0x0D: out += "\\r"
-                case 0x09: out += "\\t"
+                case 0x22: append("\\\"", to: &out)
+                case 0x5C: append("\\\\", to: &out)
+                case 0x0A: append("\\n", to: &out)
+                case 0x0D: append("\\r", to: &out)
+                case 0x09: append("\\t", to: &out)
                 default:
-                    let hex = String(byte, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    let hex = Array("0123456789abcdef".utf8)
+                    append("\\u00", to: &out)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
                 }
                 runStart = index + 1
             }
-            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -57,6 +57,19 @@ struct JSONValueTests {
         #expect(JSONValue.number(23.154296875).serialized == "23.154296875")
     }
 
+    /// Integers are spelled digit by digit into bytes, as `String(_:)` spells them.
+    @Test func integerDigitsAreStringsDigits() {
+        var rng = SplitMix64(seed: 0x4449_4749_5453_0001)
+        var values: [Int] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
+        for _ in 0..<1_000 { values.append(Int.random(in: .min ... .max, using: &rng) >> Int.random(in: 0..<63, using: &rng)) }
+        for value in values {
+            var bytes: [UInt8] = []
+            JSONValue.append(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+            #expect(JSONValue.int(value).serialized == String(value))
+        }
+    }
+
     /// Random values (fixed seed), nested, with every kind of string and number: each serializes to
     /// JSON that Foundation accepts and that the scanner reads back to the same value.
     @Test func randomValuesRoundTrip() throws {
