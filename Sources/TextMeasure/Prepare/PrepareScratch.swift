@@ -17,6 +17,8 @@ final class PrepareScratch: @unchecked Sendable {
     private(set) var isUnsafe = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     private(set) var isClusterStart = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    /// Per glyph of the last shaping: its nominal advance (see `Shaper.shape`); grown on demand.
+    private var nominalAdvances = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
     var clusters: [Itemizer.Cluster] = []
     var runs: [Run] = []
     var pieceBounds: [Int] = []
@@ -103,11 +105,24 @@ final class PrepareScratch: @unchecked Sendable {
         clusterAtByte = .allocate(capacity: capacity)
     }
 
+    /// Room for at least `count` glyphs' nominal advances, valid until the next call.
+    func nominalAdvances(count: Int) -> UnsafeMutablePointer<hb_position_t> {
+        if count > nominalAdvances.count {
+            if nominalAdvances.baseAddress != nil { nominalAdvances.deallocate() }
+            nominalAdvances = .allocate(capacity: max(count, 256))
+        }
+        return nominalAdvances.baseAddress!
+    }
+
     var shaperOutput: Shaper.Output {
         Shaper.Output(advance: advance, isClusterStart: isClusterStart, breakAdjust: breakAdjust, isUnsafe: isUnsafe)
     }
 
     private func release() {
+        if nominalAdvances.baseAddress != nil {
+            nominalAdvances.deallocate()
+            nominalAdvances = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
         guard capacity > 0 else { return }
         flags.deallocate()
         advance.deallocate()

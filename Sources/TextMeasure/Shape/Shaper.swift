@@ -42,6 +42,13 @@ enum Shaper {
         guard let (infos, positions, count) = shapeGlyphs(run.start..<run.end, of: bytes, run: run, font: font,
                                                           scratch: scratch) else { return }
         let isLTR = hb_script_get_horizontal_direction(run.script) != HB_DIRECTION_RTL
+        // Every glyph's nominal advance in one call (one call per glyph cost about 175 instructions).
+        let nominal = scratch.nominalAdvances(count: count)
+        hb_font_get_glyph_h_advances(font, UInt32(count),
+                                     UnsafeRawPointer(infos).advanced(by: MemoryLayout<hb_glyph_info_t>.offset(of: \.codepoint)!)
+                                        .assumingMemoryBound(to: hb_codepoint_t.self),
+                                     UInt32(MemoryLayout<hb_glyph_info_t>.stride), nominal,
+                                     UInt32(MemoryLayout<hb_position_t>.stride))
         for i in 0..<count {
             let cluster = Int(infos[i].cluster)
             output.advance[cluster] += Int(positions[i].x_advance)
@@ -55,8 +62,7 @@ enum Shaper {
             let isLastOfCluster = isLTR ? i + 1 == count || infos[i + 1].cluster != infos[i].cluster
                                         : i == 0 || infos[i - 1].cluster != infos[i].cluster
             if isLastOfCluster && positions[i].x_advance != 0 {
-                let nominal = hb_font_get_glyph_h_advance(font, infos[i].codepoint)
-                output.breakAdjust[cluster] = Int32(clamping: Int(nominal) - Int(positions[i].x_advance))
+                output.breakAdjust[cluster] = Int32(clamping: Int(nominal[i]) - Int(positions[i].x_advance))
             }
         }
     }
