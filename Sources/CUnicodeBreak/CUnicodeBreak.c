@@ -280,7 +280,27 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
     return U_FAILURE(status) ? status : 0;
 }
 
+static uint8_t scalar_properties(uint32_t c);
+
+uint8_t cub_scalar_properties_uncached(uint32_t c) { return scalar_properties(c); }
+
+/* The properties of the scalars of planes 0 and 1 (every script's letters, and the emoji), each
+   computed on first use: ICU's emoji look-ups cost about 150 instructions a scalar, and the
+   itemizer asks for every scalar of every text. Bit 7 marks an entry as computed. Threads may
+   compute the same entry at once; they store the same byte, with relaxed atomics (128 KiB of
+   zeroed memory, touched page by page as scripts are met). */
+static uint8_t plane01_properties[0x20000];
+
 uint8_t cub_scalar_properties(uint32_t c) {
+    if (c >= 0x20000) return scalar_properties(c);
+    uint8_t known = __atomic_load_n(&plane01_properties[c], __ATOMIC_RELAXED);
+    if (known & 0x80) return known & 0x7F;
+    uint8_t properties = scalar_properties(c);
+    __atomic_store_n(&plane01_properties[c], (uint8_t)(properties | 0x80), __ATOMIC_RELAXED);
+    return properties;
+}
+
+static uint8_t scalar_properties(uint32_t c) {
     uint8_t properties = 0;
     int8_t type = u_charType((UChar32)c);
     if (c == '\t' || type == U_SPACE_SEPARATOR) properties |= CUB_HANGING_SPACE | CUB_FONT_NEUTRAL;

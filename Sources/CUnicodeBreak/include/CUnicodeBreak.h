@@ -53,8 +53,12 @@ enum {
     CUB_EXTENDED_PICTOGRAPHIC = 8,
 };
 
-/// All the properties above for `c`, in one call.
+/// All the properties above for `c`, in one call. Planes 0 and 1 come from a table filled on first
+/// use (thread-safe: relaxed atomic bytes), the rest from ICU each time.
 uint8_t cub_scalar_properties(uint32_t c);
+
+/// `cub_scalar_properties` computed from ICU, without the table (for tests).
+uint8_t cub_scalar_properties_uncached(uint32_t c);
 
 /// Grapheme cluster boundaries of `length` bytes of UTF-8 at `utf8` from ICU's own character break
 /// iterator, ORed into `flags[1...length]` as `CUB_GRAPHEME_BOUNDARY` (`flags` as for `cub_analyze`,
