@@ -100,9 +100,9 @@ public final class TextMeasurer: Sendable {
     /// The most font sizes a measurer keeps HarfBuzz fonts for (least recently used evicted first).
     public static let fontSizeCapacity = 64
 
-    /// The cascade's fonts at `scale`, primary first (made on first use of a size; see
-    /// ``fontSizeCapacity``). The caller holds them while it uses their pointers.
-    func fonts(scale: Int32) -> [HBFont] {
+    /// The cascade's fonts at `scale`, primary first (each made on its first use at that size; see
+    /// ``fontSizeCapacity``). The caller holds the object while it uses its fonts' pointers.
+    func fonts(scale: Int32) -> ScaledFonts {
         scaledFonts.fonts(scale: scale)
     }
 
