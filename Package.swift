@@ -88,7 +88,7 @@ let package = Package(
         ),
         // Running child processes from tests (the Pango harness, the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "CUnicodeBreak", "TestSupport"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "CFreeType", "CUnicodeBreak", "TestSupport"]),
         .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
         .testTarget(name: "TextMeasureStoreTests", dependencies: [

@@ -4,9 +4,9 @@ import TextMeasureBatch
 
 /// The measurer for the bundled fonts, loaded on another thread while the command line is parsed.
 ///
-/// Loading the cascade (opening and validating ten font files, building the font selector) is most of
-/// a short batch run's start-up after the process itself, and parsing the arguments is most of the
-/// rest; the two do not depend on each other unless `--font` is given, in which case the preloaded
+/// Making the cascade (validating ten font files with FreeType and opening them; each face is loaded
+/// later, when a text first needs it) and the measurer's caches is most of a short batch run's
+/// start-up after the process itself, and parsing the arguments is most of the rest; the two do not depend on each other unless `--font` is given, in which case the preloaded
 /// cascade goes unused (the files are shared with no one; nothing else waits for it).
 enum BundledMeasurer {
     private static let state = Locked<(started: Bool, result: Result<TextMeasurer, FontError>?)>((false, nil))

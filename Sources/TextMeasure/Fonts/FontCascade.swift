@@ -33,26 +33,35 @@ public struct FontFile: Hashable, Sendable, ExpressibleByStringLiteral {
 /// An ordered list of fonts: the first is the primary font (its metrics give the natural line height),
 /// the rest are fallbacks tried in order for characters the earlier ones do not cover.
 ///
-/// Thread safety: immutable; `Sendable`.
+/// Making a cascade validates every file (a bad one is refused at once, naming it) but loads no face:
+/// each ``FontFace`` is loaded the first time a text needs it (see ``FontFace``), so a cascade of ten
+/// fonts measuring Latin text reads the character map of its primary font only.
+///
+/// Thread safety: immutable and `Sendable`; its faces load themselves safely from any number of
+/// threads at once.
 public struct FontCascade: Sendable {
-    /// The faces, primary first.
+    /// The faces, primary first. Reading them loads nothing; a face loads when it is first needed.
     public let fonts: [FontFace]
 
     /// The primary font.
     public var primary: FontFace { fonts[0] }
 
-    /// Loads the given files (each loaded at most once per process and shared afterwards).
+    /// Validates the given files and opens them (each at most once per process, then shared); their
+    /// faces are loaded later, each when a text first needs it.
     ///
     /// - Parameter files: The fonts, primary first, then the fallbacks in the order they are tried.
     /// - Throws: ``FontError/emptyCascade`` when `files` is empty; otherwise the ``FontError`` naming
     ///   the first file that is missing, unreadable, corrupt or without a face at its index.
-    /// - Complexity: Reads and validates each file not loaded before in this process.
+    /// - Complexity: O(*n*) in the number of files. Each file not opened before in this process is
+    ///   checked by FreeType (which opens the face and reads the tables it checks) and mapped into
+    ///   memory, where HarfBuzz reads its header tables; character maps are read later, on first need.
     public init(files: [FontFile]) throws(FontError) {
         guard !files.isEmpty else { throw .emptyCascade }
+        let validator = FontValidator()
         var fonts: [FontFace] = []
         fonts.reserveCapacity(files.count)
         for file in files {
-            fonts.append(try FontRegistry.shared.font(for: file))
+            fonts.append(try FontRegistry.shared.font(for: file, validator: validator))
         }
         self.fonts = fonts
     }
@@ -65,6 +74,8 @@ public struct FontCascade: Sendable {
     /// - Throws: ``FontError/bundledFontsNotFound(searched:)`` when no folder of
     ///   ``BundledFonts/searchPath()`` holds all the files; otherwise the ``FontError`` of a file that
     ///   cannot be loaded.
+    /// - Complexity: That of ``init(files:)`` for the ten files, plus one `access` per file to find
+    ///   the folder; no face is loaded.
     public static func bundled() throws(FontError) -> FontCascade {
         try FontCascade(files: BundledFonts.files())
     }
@@ -117,8 +128,11 @@ public enum BundledFonts {
         if let executable = executableFolder() {
             var folder = Substring(executable)
             while !folder.isEmpty {
-                folders.append(folder + "/Fonts")
-                folders.append(folder + "/share/textmeasure/Fonts")
+                // Joined as Strings: `Substring + String` is generic code that looks its types'
+                // conformances up at run time (280 k instructions at start-up, a scan of every record).
+                let path = String(folder)
+                folders.append(path + "/Fonts")
+                folders.append(path + "/share/textmeasure/Fonts")
                 guard let slash = folder.lastIndex(of: "/") else { break }
                 folder = folder[..<slash]
             }
@@ -142,17 +156,19 @@ public enum BundledFonts {
     }
 }
 
-/// Process-wide table of loaded faces, so that a file is read and validated once however many
-/// measurers name it. Thread-safe (mutex); a failed load is not remembered and is retried next time.
+/// Process-wide table of opened faces, so that a file is validated and opened once however many
+/// measurers name it, and a face loaded by one measurer is loaded for all. Thread-safe (mutex); a
+/// failed file is not remembered and is tried again next time.
 final class FontRegistry: Sendable {
     static let shared = FontRegistry()
 
     private let fonts = Locked<[FontFile: FontFace]>([:])
 
-    func font(for file: FontFile) throws(FontError) -> FontFace {
+    /// The face of `file`, validated with `validator` and opened if no measurer has named it before.
+    func font(for file: FontFile, validator: FontValidator) throws(FontError) -> FontFace {
         if let font = fonts.withLock({ $0[file] }) { return font }
-        // Loading happens outside the lock; if two threads race, the first stored face wins.
-        let loaded = try FontFace.load(path: file.path, faceIndex: file.faceIndex)
+        // Opening happens outside the lock; if two threads race, the first stored face wins.
+        let loaded = try FontFace.load(path: file.path, faceIndex: file.faceIndex, validator: validator)
         return fonts.withLock { fonts in
             if let existing = fonts[file] { return existing }
             fonts[file] = loaded

@@ -7,17 +7,37 @@ import Glibc
 import Darwin
 #endif
 
-/// One face of a font file, loaded once and shared by every measurer that names it.
+/// One face of a font file, loaded once per process and shared by every measurer that names it.
+///
+/// A face is ready in two steps, so that a cascade of ten fonts costs little until its text needs them:
+/// - **Validated** when its cascade is made (``FontCascade/init(files:)``): the file is checked by
+///   FreeType, which opens the face (so that a missing, unreadable or corrupt file, or a face index the
+///   file does not have, is refused at once, naming the file: see ``FontValidator``), then mapped
+///   into memory and opened by HarfBuzz, which reads only its header tables (glyph count, units per
+///   em, color tables).
+/// - **Loaded** when it is first needed: its character map is read and a font at design scale made
+///   the first time the cascade asks whether it covers a character (which happens only for characters
+///   the fonts before it do not cover, or for emoji when it is a color font), and a font at a size is
+///   made the first time a run is shaped with it or its metrics are asked for. A Latin text loads the
+///   primary font only; the CJK fallback stays unread until a CJK character comes. The tables
+///   HarfBuzz shapes with (GSUB, GPOS, …) are read by HarfBuzz itself on first use.
+///
+/// The lazy parts are kept in a ``LazyReference``: once loaded, a coverage check is an atomic load and
+/// a `cmap` look-up, with no lock. The public properties (``path``, ``faceIndex``, ``unitsPerEm``,
+/// ``isColor``, ``familyName``) never load the face.
 ///
 /// A face holds no fonts per size: each ``TextMeasurer`` keeps those of the sizes it used most recently
 /// (see ``TextMeasurer/fontSizeCapacity``), and a size's fonts are freed when no measurer keeps them.
 ///
-/// Thread safety: a `FontFace` is immutable after loading. Its HarfBuzz face and the per-size HarfBuzz
-/// fonts made from it are immutable (`hb_face_make_immutable`, `hb_font_make_immutable`), which
-/// HarfBuzz documents as safe to use from many threads at once; the count of live fonts is atomic.
-/// FreeType is used only while loading, on a private `FT_Library` that never escapes `load`.
+/// Thread safety: `Sendable`; any number of threads may use a face at once, including its first
+/// loading (threads that load it at the same moment each make the design-scale font and one is kept,
+/// see ``LazyReference``). Its HarfBuzz face and the fonts made from it are immutable
+/// (`hb_face_make_immutable`, `hb_font_make_immutable`), which HarfBuzz documents as safe to use from
+/// many threads at once; the count of live fonts is atomic. FreeType is used only while validating, on
+/// a library that never leaves ``FontValidator``.
 public final class FontFace: @unchecked Sendable {
-    // @unchecked: every stored property is a constant, an immutable HarfBuzz object or an atomic.
+    // @unchecked: every stored property is a constant, an immutable HarfBuzz object, an atomic or a
+    // LazyReference (atomic, holding an immutable HBFont).
     /// The file the face was loaded from.
     public let path: String
     /// The face's index in a collection (`.ttc`); 0 for a plain font file.
@@ -35,8 +55,9 @@ public final class FontFace: @unchecked Sendable {
     let face: OpaquePointer
     /// Unique in the process (never reused, unlike an address): what caches of shaped text key on.
     let id: UInt32
-    /// A font at design scale, used only for cmap look-ups (coverage does not depend on size).
-    let coverageFont: HBFont
+    /// A font at design scale, for cmap look-ups (coverage does not depend on size) and unscaled
+    /// advances; made when the face is first needed (see the type's discussion).
+    private let designFont = LazyReference<HBFont>()
     /// Per-size fonts of this face now alive (``HBFont/init(face:scale:)`` to their `deinit`).
     let liveScaledFonts = Atomic<Int>(0)
     private static let lastID = Atomic<UInt32>(0)
@@ -49,7 +70,6 @@ public final class FontFace: @unchecked Sendable {
         precondition(id != 0, "more than 2^32 - 1 font faces loaded in one process")
         self.id = id
         self.unitsPerEm = Int32(hb_face_get_upem(face))
-        self.coverageFont = HBFont(hbFace: face, id: HBFont.ID(face: id, scale: Int32(hb_face_get_upem(face))))
         self.isColor = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
             || hb_ot_color_has_svg(face) != 0
     }
@@ -58,9 +78,14 @@ public final class FontFace: @unchecked Sendable {
         hb_face_destroy(face)
     }
 
-    /// Loads face `faceIndex` of the file at `path`, validating it with FreeType first so that a bad
-    /// file gets FreeType's precise reason.
-    static func load(path: String, faceIndex: Int) throws(FontError) -> FontFace {
+    /// Validates face `faceIndex` of the file at `path` and opens it (the first of the two steps in
+    /// the type's discussion): FreeType checks the file first, through `validator`, so that a bad file
+    /// gets FreeType's precise reason; then HarfBuzz maps it and must find glyphs in the face.
+    ///
+    /// - Complexity: FreeType's opening of the face (its table directory and the tables it checks:
+    ///   `head`, `maxp`, `cmap`, `hhea`, `hmtx`, `name`, `kern`, …), then a few HarfBuzz header reads.
+    ///   The file is mapped, not read: only the pages these touch are paged in.
+    static func load(path: String, faceIndex: Int, validator: FontValidator) throws(FontError) -> FontFace {
         var info = stat()
         if stat(path, &info) != 0 {
             if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }
@@ -70,7 +95,7 @@ public final class FontFace: @unchecked Sendable {
         if access(path, R_OK) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         guard faceIndex >= 0 else { throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: 0) }
 
-        try validateWithFreeType(path: path, faceIndex: faceIndex)
+        try validator.validate(path: path, faceIndex: faceIndex)
 
         guard let blob = hb_blob_create_from_file_or_fail(path) else {
             throw .unreadable(path: path, reason: "HarfBuzz could not map the file")
@@ -87,34 +112,6 @@ public final class FontFace: @unchecked Sendable {
         return FontFace(path: path, faceIndex: faceIndex, face: face)
     }
 
-    private static func validateWithFreeType(path: String, faceIndex: Int) throws(FontError) {
-        var library: FT_Library?
-        guard FT_Init_FreeType(&library) == 0, let library else {
-            throw .unreadable(path: path, reason: "FreeType could not start")
-        }
-        defer { FT_Done_FreeType(library) }
-        // Index -1 asks only how many faces the file holds. The index is checked against that count
-        // before it is used: FreeType and HarfBuzz read its upper 16 bits as a named instance, so an
-        // index of 65,536 or more would silently pick face 0 (and one of 2^32 or more cannot be passed).
-        var probe: FT_Face?
-        let probed = FT_New_Face(library, path, -1, &probe)
-        if probed == 0, let probe {
-            let faceCount = Int(probe.pointee.num_faces)
-            FT_Done_Face(probe)
-            if faceIndex >= faceCount || faceIndex > 0xFFFF {
-                throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount)
-            }
-        }
-        var face: FT_Face?
-        let error = probed == 0 ? FT_New_Face(library, path, FT_Long(faceIndex), &face) : probed
-        if error == 0, let face {
-            FT_Done_Face(face)
-            return
-        }
-        let message = cft_error_string(error).map { String(cString: $0) } ?? "FreeType error \(error)"
-        throw .corrupt(path: path, reason: message)
-    }
-
     private static func name(of face: OpaquePointer, id: hb_ot_name_id_t) -> String? {
         var length: UInt32 = 128
         var buffer = [CChar](repeating: 0, count: Int(length))
@@ -126,9 +123,31 @@ public final class FontFace: @unchecked Sendable {
     /// How many fonts of this face at some size are alive now, in every measurer and preparation.
     var liveScaledFontCount: Int { liveScaledFonts.load(ordering: .relaxed) }
 
-    /// Whether the face maps `scalar` to a glyph.
+    /// Whether the face has been loaded: its character map read and its design-scale font made (see
+    /// the type's discussion). Fonts of it at a size may be made without this, and are counted by
+    /// ``liveScaledFontCount``.
+    var isLoaded: Bool { designFont.madeObject != nil }
+
+    /// The font at design scale (units per em), for cmap look-ups and advances in font units; loads
+    /// the face on first use.
+    ///
+    /// - Complexity: O(1) once loaded (one atomic load); the first use makes an `hb_font_t`.
+    var coverageFont: HBFont {
+        designFont.withObject(orMake: makeDesignFont) { $0 }
+    }
+
+    /// Whether the face maps `scalar` to a glyph; loads the face on first use.
+    ///
+    /// - Complexity: one `cmap` look-up (a binary search in the subtable HarfBuzz chose), plus an
+    ///   atomic load; the first call on a face also makes its design-scale font.
     func covers(_ scalar: UInt32) -> Bool {
-        var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(coverageFont.pointer, scalar, &glyph) != 0
+        designFont.withObject(orMake: makeDesignFont) { font in
+            var glyph: hb_codepoint_t = 0
+            return hb_font_get_nominal_glyph(font.pointer, scalar, &glyph) != 0
+        }
+    }
+
+    private func makeDesignFont() -> HBFont {
+        HBFont(hbFace: face, id: HBFont.ID(face: id, scale: unitsPerEm))
     }
 }

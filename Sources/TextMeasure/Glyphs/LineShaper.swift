@@ -33,7 +33,7 @@ struct LineShaper {
 
     /// The glyph lines for `lines` (a measurement of `text`); `fonts` are the cascade's at the size.
     func lines(of text: String, _ lines: [TextMeasurement.Line],
-               fonts: [HBFont.Handle]) throws(TextMeasureError) -> [GlyphLine] {
+               fonts: ScaledFonts) throws(TextMeasureError) -> [GlyphLine] {
         guard !lines.isEmpty else { return [] }
         var text = text
         let result: Result<[GlyphLine], TextMeasureError> = text.withUTF8 { bytes in
@@ -64,7 +64,7 @@ struct LineShaper {
 
     /// The glyph lines of one paragraph (`range` of `text`).
     private func paragraph(_ range: Range<Int>, lines: [TextMeasurement.Line], of text: UnsafeBufferPointer<UInt8>,
-                           fonts: [HBFont.Handle], scratch: PrepareScratch) throws(TextMeasureError) -> [GlyphLine] {
+                           fonts: ScaledFonts, scratch: PrepareScratch) throws(TextMeasureError) -> [GlyphLine] {
         let base = range.lowerBound
         let bytes = UnsafeBufferPointer(rebasing: text[range])
         guard bytes.count > 0 else {
@@ -114,7 +114,7 @@ struct LineShaper {
             Self.reorderVisually(&pieces)
             var x = 0
             let glyphRuns = pieces.map { piece in
-                shape(piece, of: bytes, font: fonts[piece.run.font].pointer, buffer: scratch.buffer, x: &x)
+                shape(piece, of: bytes, font: fonts.handle(at: piece.run.font).pointer, buffer: scratch.buffer, x: &x)
             }
             glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,
                                         isRightToLeft: paragraphLevel == 1, runs: glyphRuns))

@@ -23,7 +23,7 @@ extension TextMeasurer {
                                 size: style.size, unitsPerPixel: Double(style.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
                                 breaking: style.breaking)
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
-            try shaper.lines(of: text, measurement.lines, fonts: fonts.map(\.handle))
+            try shaper.lines(of: text, measurement.lines, fonts: fonts)
         }
         return GlyphLayout(measurement: measurement, lines: lines, ascender: Double(fonts[0].ascender) / Double(style.unitsPerPixel),
                            descender: -Double(fonts[0].descender) / Double(style.unitsPerPixel))

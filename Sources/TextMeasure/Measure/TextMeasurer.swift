@@ -15,8 +15,9 @@
 /// borrows a HarfBuzz buffer of its own from a pool, and ICU break iterators are per thread.
 ///
 /// Memory: a measurer keeps HarfBuzz fonts for the ``fontSizeCapacity`` sizes it used most recently
-/// (one per font of the cascade and size, under a kilobyte each); a size used again after being
-/// evicted has its fonts made again (microseconds). Shaped words are cached by face and size
+/// (at most one per font of the cascade and size, made when a text at that size is first shaped with
+/// the font; under a kilobyte each); a size used again after being evicted has its fonts made again
+/// (microseconds). Fonts are loaded lazily, each when a text first needs it (see ``FontFace``). Shaped words are cached by face and size
 /// (`shapeCacheCapacity` pieces, 160 bytes each), so any number of sizes takes bounded memory.
 public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
@@ -100,9 +101,9 @@ public final class TextMeasurer: Sendable {
     /// The most font sizes a measurer keeps HarfBuzz fonts for (least recently used evicted first).
     public static let fontSizeCapacity = 64
 
-    /// The cascade's fonts at `scale`, primary first (made on first use of a size; see
-    /// ``fontSizeCapacity``). The caller holds them while it uses their pointers.
-    func fonts(scale: Int32) -> [HBFont] {
+    /// The cascade's fonts at `scale`, primary first (each made on its first use at that size; see
+    /// ``fontSizeCapacity``). The caller holds the object while it uses its fonts' pointers.
+    func fonts(scale: Int32) -> ScaledFonts {
         scaledFonts.fonts(scale: scale)
     }
 

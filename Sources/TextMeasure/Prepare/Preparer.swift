@@ -22,7 +22,7 @@ struct Preparer {
     ///
     /// - Throws: ``TextMeasureError/textTooLong(byteCount:)`` for a text longer than
     ///   ``MeasurementLimits/textBytes``, or ``TextMeasureError/unicodeAnalysisFailed(code:)``.
-    func prepare(_ text: String, style: TextStyle, fonts: [HBFont]) throws(TextMeasureError) -> PreparedText {
+    func prepare(_ text: String, style: TextStyle, fonts: ScaledFonts) throws(TextMeasureError) -> PreparedText {
         try MeasurementLimits.check(textByteCount: text.utf8.count)
         var text = text
         let outcome: Result<Builder, TextMeasureError> = text.withUTF8 { bytes in
@@ -32,7 +32,7 @@ struct Preparer {
                 scratch.reserve(bytes: bytes.count + 1)
                 let isBrowser = style.breaking.isBrowser
                 let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: isBrowser),
-                                      fonts: fonts.map(\.handle), shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
+                                      fonts: fonts, shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
                                       scratch: scratch, breaking: style.breaking,
                                       spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
                 var failure: TextMeasureError?
@@ -60,7 +60,7 @@ struct Preparer {
     /// `TextStyle.unitsPerPixel`), for `style`'s break rules: Blink's unrounded stop and at least half
     /// a space (and a LayoutUnit), or Pango's stop and at least a space. Also what `textmeasure
     /// render` draws tabs with.
-    static func tabSpacing(_ fonts: [HBFont], style: TextStyle) -> (stop: Int, minimum: Int) {
+    static func tabSpacing(_ fonts: ScaledFonts, style: TextStyle) -> (stop: Int, minimum: Int) {
         if style.breaking.isBrowser {
             let stop = unroundedTabStop(fonts, scale: style.scale, unitsPerPixel: style.unitsPerPixel)
             return (stop, max(stop / 16, LineBreaker.layoutUnit(unitsPerPixel: style.unitsPerPixel)))
@@ -73,14 +73,14 @@ struct Preparer {
     /// font); Pango's own fallback, 50 px, if none has. At most 2^31 − 1 units (two million pixels in 1/1024 px),
     /// so that a tab, like any cluster, advances less than 2^32 and no line of fewer than 2^31
     /// clusters can overflow 64 bits.
-    static func tabStop(_ fonts: [HBFont], unitsPerPixel: Int) -> Int {
+    static func tabStop(_ fonts: ScaledFonts, unitsPerPixel: Int) -> Int {
         spaceAdvance(fonts).map { min(8 * $0, Int(Int32.max)) } ?? 50 * unitsPerPixel
     }
 
     /// Blink's tab stop: eight spaces of the first font that has a space, each unrounded (Blink
     /// measures the space in floating point, then multiplies), at most 2^31 − 1 units as in
     /// ``tabStop(_:unitsPerPixel:)``; 50 px without a space.
-    static func unroundedTabStop(_ fonts: [HBFont], scale: Int32, unitsPerPixel: Int) -> Int {
+    static func unroundedTabStop(_ fonts: ScaledFonts, scale: Int32, unitsPerPixel: Int) -> Int {
         for font in fonts {
             guard let face = hb_font_get_face(font.pointer) else { continue }
             var glyph: hb_codepoint_t = 0
@@ -97,7 +97,7 @@ struct Preparer {
     }
 
     /// The advance of U+0020 in the first font that has one with a positive advance, in layout units.
-    static func spaceAdvance(_ fonts: [HBFont]) -> Int? {
+    static func spaceAdvance(_ fonts: ScaledFonts) -> Int? {
         for font in fonts {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font.pointer, 0x20, &glyph) != 0 else { continue }
@@ -122,8 +122,9 @@ struct Preparer {
     private struct Context {
         let bytes: UnsafeBufferPointer<UInt8>
         let itemizer: Itemizer
-        /// The cascade's fonts at the style's scale (the caller holds their ``HBFont``s).
-        let fonts: [HBFont.Handle]
+        /// The cascade's fonts at the style's scale, each made when a run is first shaped with it (the
+        /// caller holds the object, so its fonts' handles stay valid).
+        let fonts: ScaledFonts
         let shapeCache: ShapeCache?
         let ligatureBreaks: LigatureBreakCache?
         let scratch: PrepareScratch
@@ -176,7 +177,7 @@ struct Preparer {
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shaperOutput
             for run in scratch.runs {
-                let font = context.fonts[run.font]
+                let font = context.fonts.handle(at: run.font)
                 if run.startsInsideGrapheme {
                     scratch.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch, output: output)
                 } else if let shapeCache = context.shapeCache {
@@ -267,7 +268,7 @@ struct Preparer {
                 case 0xAD:
                     clusters[index].flags.insert(.softHyphen)
                     clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
-                                                        + Self.hyphenAdvance(context.fonts[cluster.font ?? 0].pointer))
+                                                        + Self.hyphenAdvance(context.fonts.handle(at: cluster.font ?? 0).pointer))
                 default: break
                 }
             }
@@ -375,7 +376,7 @@ struct Preparer {
                 let beforeAdvance = before < start ? output.advance[before] : 0
                 let afterAdvance = after > end ? output.advance[end] : 0
                 let endAdjust = Int(output.breakAdjust[after > end ? end : start])
-                let font = context.fonts[run.font]
+                let font = context.fonts.handle(at: run.font)
                 for k in (first + 1)...last {
                     let boundary = itemized[k].start
                     let widths = Self.pieceWidths(window: before..<after, boundary: boundary, of: bytes, run: run,

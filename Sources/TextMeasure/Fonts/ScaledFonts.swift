@@ -1,0 +1,66 @@
+/// A cascade's HarfBuzz fonts at one scale, each made the first time it is asked for: shaping a
+/// Latin text at a new size makes the primary font's `hb_font_t` only, not one per font of the cascade.
+///
+/// What ``ScaledFontCache`` keeps per size, and what a preparation holds while it shapes: the fonts
+/// made are owned by this object, so a font's ``HBFont/handle`` stays valid for as long as the object
+/// is held, whatever the cache evicts meanwhile.
+///
+/// Thread safety: `Sendable`; any number of threads at once, with no lock. Each font is made at most
+/// once per thread that finds it missing and published through a ``LazyReference`` (two threads
+/// missing it at once each make one; one is kept, the other freed at once).
+final class ScaledFonts: RandomAccessCollection, @unchecked Sendable {
+    // @unchecked: `faces` and `scale` are constants; `slots` is fixed-size memory of LazyReferences
+    // (atomics), written only through them, and freed in deinit when no thread can reach it.
+    /// The cascade's faces, primary first.
+    let faces: [FontFace]
+    /// The scale (pixels × `TextStyle.unitsPerPixel`).
+    let scale: Int32
+    /// One reference per face, in cascade order.
+    private let slots: UnsafeMutablePointer<LazyReference<HBFont>>
+
+    /// The fonts of `faces` at `scale`, none made yet.
+    ///
+    /// - Complexity: O(*n*) in the number of faces, for an allocation of *n* empty references.
+    init(faces: [FontFace], scale: Int32) {
+        self.faces = faces
+        self.scale = scale
+        slots = .allocate(capacity: faces.count)
+        for index in faces.indices { (slots + index).initialize(to: LazyReference()) }
+    }
+
+    deinit {
+        slots.deinitialize(count: faces.count)   // releases the fonts made
+        slots.deallocate()
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { faces.count }
+
+    /// The font of face `index` at this scale, made on first use.
+    ///
+    /// - Complexity: O(1): one atomic load once made; making it creates an `hb_font_t` and reads the
+    ///   face's metrics.
+    subscript(index: Int) -> HBFont {
+        withFont(index) { $0 }
+    }
+
+    /// The pointer and identity of face `index`'s font at this scale, made on first use, without
+    /// touching a reference count: valid for as long as this object is held.
+    ///
+    /// - Complexity: O(1), as ``subscript(_:)``.
+    @inline(__always)
+    func handle(at index: Int) -> HBFont.Handle {
+        withFont(index) { $0.handle }
+    }
+
+    /// Whether face `index`'s font at this scale has been made.
+    func isMade(_ index: Int) -> Bool {
+        slots[index].madeObject != nil
+    }
+
+    @inline(__always)
+    private func withFont<R>(_ index: Int, _ body: (HBFont) -> R) -> R {
+        precondition(index >= 0 && index < faces.count, "font index out of range")
+        return slots[index].withObject(orMake: { HBFont(face: faces[index], scale: scale) }, body)
+    }
+}
