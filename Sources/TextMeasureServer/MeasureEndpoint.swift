@@ -78,17 +78,19 @@ package struct MeasureEndpoint: Sendable {
             }
         }
 
-        var out = isSingle ? "" : "["
+        // The body as UTF-8 bytes, made text once (see `JSONValue.write(to:)`).
+        var out: [UInt8] = isSingle ? [] : [UInt8(ascii: "[")]
         var measured = 0
         var failed = 0
         // All items at once: one look-up in the height store (if any) for what memory lacks.
         for (index, outcome) in processor.process(items: items).enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             if case .measured = outcome { measured += 1 } else { failed += 1 }
             outcome.write(to: &out)
         }
-        if !isSingle { out += "]" }
-        return Reply(status: isSingle && failed > 0 ? 422 : 200, body: out, measured: measured, failed: failed)
+        if !isSingle { out.append(UInt8(ascii: "]")) }
+        return Reply(status: isSingle && failed > 0 ? 422 : 200, body: String(decoding: out, as: UTF8.self),
+                     measured: measured, failed: failed)
     }
 
     /// A reply that measured nothing: `{"error": message}`.
