@@ -8,8 +8,7 @@ struct FontSizeCacheTests {
     /// A face no other test uses (a copy of Noto Sans under a path of its own: faces are shared per
     /// path), so that its count of live fonts is this test's alone.
     static func privateFace() throws -> FontFace {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("textmeasure-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixtures.freshFolder(named: "textmeasure")
         let copy = folder.appendingPathComponent("NotoSans-Regular.ttf")
         try FileManager.default.copyItem(atPath: Fixtures.root + "/Fonts/NotoSans-Regular.ttf", toPath: copy.path)
         return try FontCascade(files: [FontFile(path: copy.path)]).primary

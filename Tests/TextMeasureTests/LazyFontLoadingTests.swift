@@ -12,8 +12,7 @@ struct LazyFontLoadingTests {
     /// are this test's alone: faces are shared per path across the process, and other tests load the
     /// bundled ones.
     static func freshBundledCascade() throws -> FontCascade {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("textmeasure-lazy-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixtures.freshFolder(named: "textmeasure-lazy")
         let files = try BundledFonts.files().map { file in
             let link = folder.appendingPathComponent((file.path as NSString).lastPathComponent).path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file.path)

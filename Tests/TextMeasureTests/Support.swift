@@ -7,6 +7,15 @@ enum Fixtures {
     /// The package root, found from this file's location.
     static let root = packageRoot()
 
+    /// A new, empty folder of this test's own under the temporary directory: fonts are shared per path
+    /// across the process, so a test that counts what its faces load puts them under paths no other
+    /// test uses.
+    static func freshFolder(named prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// One measurer on the bundled fonts, shared by every test (it is thread-safe).
     static let measurer: TextMeasurer = {
         do { return try TextMeasurer() } catch { fatalError("bundled fonts: \(error)") }
