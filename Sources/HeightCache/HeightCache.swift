@@ -113,22 +113,31 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     enum Lookup {
         case found(RowMeasurement)
         case wait(Pending)
-        case measure(Pending)
+        /// Claimed: the caller measures, also asking the estimate when `learns` (see `learns(in:)`).
+        case measure(learns: Bool)
     }
 
-    /// A measurement under way; callers wanting the same key wait for it.
+    /// A measurement under way (in `State.pending`, filed under its key).
+    @usableFromInline
+    struct Claim: Sendable {
+        /// What callers wanting the same key wait on, made by the first of them: a claim nobody else
+        /// wants (every row of a drag step) allocates nothing.
+        @usableFromInline var waiting: Pending?
+        /// Set by ``invalidate(_:)`` and ``removeAll()``: the measurement is returned, not stored.
+        @usableFromInline var isStale = false
+
+        @inlinable
+        init() {}
+    }
+
+    /// Callers waiting for another caller's measurement of the same key.
     @usableFromInline
     final class Pending: @unchecked Sendable {
-        // Every field is read and written under the cache's lock, except `result`, which is written
-        // before `done` is signalled and read by waiters only after waiting on it. `done` is made by
-        // the first waiter, so an uncontended miss costs no semaphore.
-        @usableFromInline var done: DispatchSemaphore?
+        // `waiters` is read and written under the cache's lock; `result` is written under it before
+        // `done` is signalled and read by waiters only after waiting on it.
+        @usableFromInline let done = DispatchSemaphore(value: 0)
         @usableFromInline var waiters = 0
         @usableFromInline var result: RowMeasurement?
-        @usableFromInline var isStale = false
-        /// Whether the measurement also asks the estimate, to learn its correction from (see
-        /// `learns(in:)`). Set when the pending measurement is made, read by its measurer only.
-        @usableFromInline var learns = true
 
         @usableFromInline
         init() {}
@@ -142,7 +151,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         /// model hashes than entries.
         @usableFromInline var entriesByModelHash: LRUDictionary<Int, Int>
         @usableFromInline var widths: LRUDictionary<Int, Void>
-        @usableFromInline var pending: [Key: Pending] = [:]
+        /// The measurements under way, filed under `Key.entryHash`.
+        @usableFromInline var pending = ClaimTable<Key, Claim>()
         @usableFromInline var statistics = Statistics()
         /// The heights measured per width, for the default estimate.
         @usableFromInline var measuredByWidth: [Int: MeasuredHeights] = [:]
@@ -374,13 +384,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return measurement
         case .wait(let pending):
             return Self.wait(for: pending)
-        case .measure(let pending):
-            let measured = measureForCache(key.model, width: width, learning: pending.learns)
+        case .measure(let learns):
+            let measured = measureForCache(key.model, width: width, learning: learns)
             let signals = state.withLock { state in
                 var heights = MeasuredHeights()
                 heights.add(measured.value.height)
                 Self.record(heights, width: key.width, in: &state)
-                return finish(pending, key: key, with: measured, in: &state)
+                return finish(key, with: measured, in: &state)
             }
             signals.send()
             return measured.value
@@ -425,20 +435,20 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         let units = Self.checkedUnits(width: width)
         // 1. One pass under the lock: answers, claims and waits.
         var results = [RowMeasurement?](repeating: nil, count: models.count)
-        var claimed: [(index: Int, key: Key, pending: Pending)] = []
+        var claimed: [(index: Int, key: Key, learns: Bool)] = []
         var waiting: [(index: Int, pending: Pending)] = []
         state.withLock { state in
             for (index, model) in models.enumerated() {
                 let key = Key(width: units, model: model)
                 switch Self.lookUp(key, width: width, in: &state) {
                 case .found(let measurement): results[index] = measurement
-                case .measure(let pending): claimed.append((index, key, pending))
+                case .measure(let learns): claimed.append((index, key, learns))
                 case .wait(let pending): waiting.append((index, pending))
                 }
             }
         }
         // 2. The claimed rows measured on all cores, outside the lock.
-        let measured = TextMeasurer.concurrentMap(claimed.map { (model: $0.key.model, learns: $0.pending.learns) }) {
+        let measured = TextMeasurer.concurrentMap(claimed.map { (model: $0.key.model, learns: $0.learns) }) {
             self.measureForCache($0.model, width: width, learning: $0.learns)
         }
         // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
@@ -448,7 +458,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             for measured in measured { heights.add(measured.value.height) }
             Self.record(heights, width: units, in: &state)
             return zip(claimed, measured).map { claim, measured in
-                finish(claim.pending, key: claim.key, with: measured, in: &state)
+                finish(claim.key, with: measured, in: &state)
             }
         }
         for signal in signals { signal.send() }
@@ -471,23 +481,25 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @inlinable
     static func lookUp(_ key: Key, width: Double, in state: inout State) -> Lookup {
         if let found = cached(key, width: width, in: &state) { return .found(found) }
-        if let pending = state.pending[key] {
-            if pending.done == nil { pending.done = DispatchSemaphore(value: 0) }
+        let hash = key.entryHash
+        let claim = state.pending.find(key, hash: hash)
+        if let slot = claim.entry {
+            let pending = state.pending.entries[slot].value.waiting ?? Pending()
+            state.pending.entries[slot].value.waiting = pending
             pending.waiters += 1
             state.statistics.coalesced += 1
             return .wait(pending)
         }
-        let pending = Pending()
-        pending.learns = Self.learns(in: state)
-        state.pending[key] = pending
+        let learns = Self.learns(in: state)
+        state.pending.insert(Claim(), for: key, hash: hash, at: claim.bucket)
         state.statistics.misses += 1
-        return .measure(pending)
+        return .measure(learns: learns)
     }
 
     /// Waits for another caller's measurement.
     @inlinable
     static func wait(for pending: Pending) -> RowMeasurement {
-        pending.done!.wait()   // made by `lookUp` when it returned `.wait`
+        pending.done.wait()
         return pending.result!   // written before `done` is signalled
     }
 
@@ -520,18 +532,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// returns the waiters to wake once the lock is released. The caller records its height for the
     /// estimate (``record(_:width:in:)``).
     @inlinable
-    func finish(_ pending: Pending, key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
+    func finish(_ key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
                 in state: inout State) -> Signals {
         let result = measured.value
-        state.pending[key] = nil
-        pending.result = result
-        if !pending.isStale { store(result, for: key, in: &state) }
+        let claim = state.pending.removeValue(for: key, hash: key.entryHash)
+        claim?.waiting?.result = result
+        if claim?.isStale != true { store(result, for: key, in: &state) }
         if let textHeight = measured.textHeight, let raw = measured.raw, raw > 0 {
             state.measuredText += textHeight
             state.estimatedText += raw
             state.learned += 1
         }
-        return Signals(semaphore: pending.done, count: pending.waiters)
+        return Signals(semaphore: claim?.waiting?.done, count: claim?.waiting?.waiters ?? 0)
     }
 
     /// Waiters to wake after the lock is released.
@@ -660,7 +672,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.withLock { state in
             let any = Key(width: 0, model: model)
             for width in state.widths.keysByRecency { Self.removeEntry(any.at(width: width), in: &state) }
-            for (key, pending) in state.pending where key.model == model { pending.isStale = true }
+            state.pending.updateEach { key, claim in if key.model == model { claim.isStale = true } }
             state.generation += 1
         }
     }
@@ -671,7 +683,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.entries.removeAll()
             state.entriesByModelHash.removeAll()
             state.widths.removeAll()
-            for pending in state.pending.values { pending.isStale = true }
+            state.pending.updateEach { _, claim in claim.isStale = true }
             state.generation += 1
         }
     }
