@@ -147,12 +147,11 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     struct State: Sendable {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
         /// Entries per model hash: a model with none skips probing the retained widths. Filed under
-        /// the model hash itself (already SipHash), not hashed again. Never full: there are never more
-        /// model hashes than entries.
-        @usableFromInline var entriesByModelHash: LRUDictionary<Int, Int>
+        /// the model hash itself (already SipHash), not hashed again.
+        @usableFromInline var entriesByModelHash = HashTable<Int, Int>()
         @usableFromInline var widths: LRUDictionary<Int, Void>
         /// The measurements under way, filed under `Key.entryHash`.
-        @usableFromInline var pending = ClaimTable<Key, Claim>()
+        @usableFromInline var pending = HashTable<Key, Claim>()
         @usableFromInline var statistics = Statistics()
         /// The heights measured per width, for the default estimate.
         @usableFromInline var measuredByWidth: [Int: MeasuredHeights] = [:]
@@ -220,7 +219,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.estimator = estimating
         self.specialized = specialized
         state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 100_000)),
-                             entriesByModelHash: LRUDictionary(capacity: capacity + 1),
                              widths: LRUDictionary(capacity: retainedWidths)))
     }
 
@@ -713,7 +711,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.statistics.hits += 1
             return found
         }
-        guard state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) != nil else { return nil }
+        guard state.entriesByModelHash.find(key.modelHash, hash: key.modelHash).entry != nil else { return nil }
         // Reads only: no copy of the entries is held when `insert` mutates them below.
         let reusable = state.widths.firstByRecency { other -> RowMeasurement? in
             let atOther = key.at(width: other)
@@ -751,11 +749,17 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     @inlinable
     static func countEntry(of key: Key, by delta: Int, in state: inout State) {
-        let count = (state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) ?? 0) + delta
-        if count > 0 {
-            state.entriesByModelHash.set(count, for: key.modelHash, hash: key.modelHash)
-        } else {
-            state.entriesByModelHash.removeValue(for: key.modelHash, hash: key.modelHash)
+        // In place: one probe, no recency to keep.
+        let found = state.entriesByModelHash.find(key.modelHash, hash: key.modelHash)
+        if let slot = found.entry {
+            let count = state.entriesByModelHash.entries[slot].value + delta
+            if count > 0 {
+                state.entriesByModelHash.entries[slot].value = count
+            } else {
+                _ = state.entriesByModelHash.remove(at: slot)
+            }
+        } else if delta > 0 {
+            state.entriesByModelHash.insert(delta, for: key.modelHash, hash: key.modelHash, at: found.bucket)
         }
     }
 

@@ -1,16 +1,17 @@
 import TextMeasure
 
-/// The measurements under way of a ``HeightCache``: a claim per key being measured, filed under a hash
-/// the cache already has for the key (`Key.entryHash`).
+/// A hash table for keys that come with a hash their owner already has: `HeightCache`'s measurements
+/// under way (filed under `Key.entryHash`) and its entry counts per model (filed under the model's
+/// hash, itself already SipHash).
 ///
-/// A `Dictionary` hashed every key again with SipHash, three times per claimed row (claim, look-up,
-/// removal), and a drag step claims hundreds of rows. Here the entries live in a dense array found
+/// A `Dictionary` hashed every key again with SipHash, at each claim, look-up and removal, and an
+/// ``LRUDictionary`` kept a recency order nobody read. Here the entries live in a dense array found
 /// through a `HashIndex`; removing one moves the last into its place.
 ///
 /// Not thread-safe by itself: held in the cache's locked state. Inlinable, so that it is specialized
 /// for the cache's key type where the cache is.
 @usableFromInline
-struct ClaimTable<Key: Equatable, Value> {
+struct HashTable<Key: Equatable, Value> {
     @usableFromInline
     struct Entry {
         @usableFromInline var hash: Int
@@ -25,7 +26,7 @@ struct ClaimTable<Key: Equatable, Value> {
         }
     }
 
-    /// The claims, in no particular order.
+    /// The entries, in no particular order.
     @usableFromInline var entries: [Entry] = []
     @usableFromInline var index = HashIndex()
 
@@ -56,7 +57,13 @@ struct ClaimTable<Key: Equatable, Value> {
     @inlinable
     mutating func removeValue(for key: Key, hash: Int) -> Value? {
         guard let slot = find(key, hash: hash).entry else { return nil }
-        index.remove(hash: hash, entry: slot, hashOf: { entries[$0].hash })
+        return remove(at: slot)
+    }
+
+    /// Removes entry `slot` (as `find` returned it), returning its value.
+    @inlinable
+    mutating func remove(at slot: Int) -> Value {
+        index.remove(hash: entries[slot].hash, entry: slot, hashOf: { entries[$0].hash })
         let last = entries.count - 1
         if slot != last {
             // Moved, not copied (a copy would retain and release the key).
@@ -64,6 +71,13 @@ struct ClaimTable<Key: Equatable, Value> {
             index.renumber(hash: entries[slot].hash, from: last, to: slot)
         }
         return entries.removeLast().value
+    }
+
+    /// Removes every entry.
+    @inlinable
+    mutating func removeAll() {
+        entries.removeAll()
+        index.removeAll()
     }
 
     /// Calls `body` with every key and its value, which it may change.
@@ -74,5 +88,5 @@ struct ClaimTable<Key: Equatable, Value> {
 }
 
 // An array and an index: sendable whenever the keys and values are.
-extension ClaimTable: Sendable where Key: Sendable, Value: Sendable {}
-extension ClaimTable.Entry: Sendable where Key: Sendable, Value: Sendable {}
+extension HashTable: Sendable where Key: Sendable, Value: Sendable {}
+extension HashTable.Entry: Sendable where Key: Sendable, Value: Sendable {}
