@@ -446,8 +446,11 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             }
         }
         // 2. The claimed rows measured on all cores, outside the lock.
-        let measured = TextMeasurer.concurrentMap(claimed.map { (model: $0.key.model, learns: $0.learns) }) {
-            self.measureForCache($0.model, width: width, learning: $0.learns)
+        // Mapped by position: `concurrentMap` is not specialized, and copying and destroying a tuple
+        // holding a model there went through the runtime's generic tuple witnesses, row by row.
+        let claims = claimed
+        let measured = TextMeasurer.concurrentMap(Array(claims.indices)) { position in
+            self.measureForCache(claims[position].key.model, width: width, learning: claims[position].learns)
         }
         // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
         let signals = state.withLock { state in
