@@ -423,13 +423,26 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// - Returns: The measurements of `models`, in order.
     @inlinable
     public func measurements(for models: [Model], width: Double) -> [RowMeasurement] {
-        specialized.measurements(self, models, width)
+        specialized.measurements(self, models, nil, width)
+    }
+
+    /// ``measurements(for:width:)`` for models whose hash values the caller already has
+    /// (``ListHeights`` keeps its rows' across a width drag, so that a drag step hashes no model).
+    ///
+    /// - Parameters:
+    ///   - models: The rows' models.
+    ///   - modelHashes: `models[i].hashValue` for every `i`.
+    ///   - width: The rows' width in pixels, in `MeasurementLimits.width` (a precondition).
+    /// - Returns: The measurements of `models`, in order.
+    func measurements(for models: [Model], modelHashes: [Int], width: Double) -> [RowMeasurement] {
+        precondition(modelHashes.count == models.count, "HeightCache: one hash per model")
+        return specialized.measurements(self, models, modelHashes, width)
     }
 
     /// The body of ``measurements(for:width:)``, called through ``specialized`` so that a caller whose
     /// model type is not known where it is compiled (``ListHeights``) still runs it specialized.
     @inlinable
-    func measurementsBody(for models: [Model], width: Double) -> [RowMeasurement] {
+    func measurementsBody(for models: [Model], modelHashes: [Int]?, width: Double) -> [RowMeasurement] {
         let units = Self.checkedUnits(width: width)
         // 1. One pass under the lock: answers, claims and waits.
         var results = [RowMeasurement?](repeating: nil, count: models.count)
@@ -437,7 +450,8 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         var waiting: [(index: Int, pending: Pending)] = []
         state.withLock { state in
             for (index, model) in models.enumerated() {
-                let key = Key(width: units, model: model)
+                let key = modelHashes.map { Key(width: units, model: model, modelHash: $0[index]) }
+                    ?? Key(width: units, model: model)
                 switch Self.lookUp(key, width: width, in: &state) {
                 case .found(let measurement): results[index] = measurement
                 case .measure(let learns): claimed.append((index, key, learns))
