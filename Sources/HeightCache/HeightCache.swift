@@ -68,9 +68,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             self.modelHash = modelHash
         }
 
-        /// The hash the entries are filed under: the model's hash (already SipHash, seeded per
-        /// process) mixed with the width by one multiplication, instead of a second SipHash over both
-        /// (`hash(into:)`, for the dictionary of measurements under way): half a hit's instructions.
+        /// The hash the entries and the measurements under way are filed under: the model's hash
+        /// (already SipHash, seeded per process) mixed with the width by one multiplication, instead
+        /// of a second SipHash over both (`hash(into:)`, which nothing in the cache calls now): half
+        /// a hit's instructions.
         @inlinable
         var entryHash: Int { modelHash ^ (width &* -7_046_029_254_386_353_131) }
 
