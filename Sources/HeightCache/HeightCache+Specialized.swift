@@ -11,11 +11,14 @@ extension HeightCache {
     @usableFromInline
     struct Specialized: Sendable {
         /// ``HeightCache/measurementsBody(for:width:)`` of a cache.
-        @usableFromInline let measurements: @Sendable (HeightCache, [Model], Double) -> [RowMeasurement]
+        /// Arguments: the cache, the models, their hash values when the caller has them, the width.
+        @usableFromInline let measurements: @Sendable (HeightCache, [Model], [Int]?, Double) -> [RowMeasurement]
 
         @inlinable
         init() {
-            measurements = { cache, models, width in cache.measurementsBody(for: models, width: width) }
+            measurements = { cache, models, modelHashes, width in
+                cache.measurementsBody(for: models, modelHashes: modelHashes, width: width)
+            }
         }
     }
 }

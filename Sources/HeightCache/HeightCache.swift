@@ -68,9 +68,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             self.modelHash = modelHash
         }
 
-        /// The hash the entries are filed under: the model's hash (already SipHash, seeded per
-        /// process) mixed with the width by one multiplication, instead of a second SipHash over both
-        /// (`hash(into:)`, for the dictionary of measurements under way): half a hit's instructions.
+        /// The hash the entries and the measurements under way are filed under: the model's hash
+        /// (already SipHash, seeded per process) mixed with the width by one multiplication, instead
+        /// of a second SipHash over both (`hash(into:)`, which nothing in the cache calls now): half
+        /// a hit's instructions.
         @inlinable
         var entryHash: Int { modelHash ^ (width &* -7_046_029_254_386_353_131) }
 
@@ -113,22 +114,31 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     enum Lookup {
         case found(RowMeasurement)
         case wait(Pending)
-        case measure(Pending)
+        /// Claimed: the caller measures, also asking the estimate when `learns` (see `learns(in:)`).
+        case measure(learns: Bool)
     }
 
-    /// A measurement under way; callers wanting the same key wait for it.
+    /// A measurement under way (in `State.pending`, filed under its key).
+    @usableFromInline
+    struct Claim: Sendable {
+        /// What callers wanting the same key wait on, made by the first of them: a claim nobody else
+        /// wants (every row of a drag step) allocates nothing.
+        @usableFromInline var waiting: Pending?
+        /// Set by ``invalidate(_:)`` and ``removeAll()``: the measurement is returned, not stored.
+        @usableFromInline var isStale = false
+
+        @inlinable
+        init() {}
+    }
+
+    /// Callers waiting for another caller's measurement of the same key.
     @usableFromInline
     final class Pending: @unchecked Sendable {
-        // Every field is read and written under the cache's lock, except `result`, which is written
-        // before `done` is signalled and read by waiters only after waiting on it. `done` is made by
-        // the first waiter, so an uncontended miss costs no semaphore.
-        @usableFromInline var done: DispatchSemaphore?
+        // `waiters` is read and written under the cache's lock; `result` is written under it before
+        // `done` is signalled and read by waiters only after waiting on it.
+        @usableFromInline let done = DispatchSemaphore(value: 0)
         @usableFromInline var waiters = 0
         @usableFromInline var result: RowMeasurement?
-        @usableFromInline var isStale = false
-        /// Whether the measurement also asks the estimate, to learn its correction from (see
-        /// `learns(in:)`). Set when the pending measurement is made, read by its measurer only.
-        @usableFromInline var learns = true
 
         @usableFromInline
         init() {}
@@ -138,11 +148,11 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     struct State: Sendable {
         @usableFromInline var entries: LRUDictionary<Key, RowMeasurement>
         /// Entries per model hash: a model with none skips probing the retained widths. Filed under
-        /// the model hash itself (already SipHash), not hashed again. Never full: there are never more
-        /// model hashes than entries.
-        @usableFromInline var entriesByModelHash: LRUDictionary<Int, Int>
+        /// the model hash itself (already SipHash), not hashed again.
+        @usableFromInline var entriesByModelHash = HashTable<Int, Int>()
         @usableFromInline var widths: LRUDictionary<Int, Void>
-        @usableFromInline var pending: [Key: Pending] = [:]
+        /// The measurements under way, filed under `Key.entryHash`.
+        @usableFromInline var pending = HashTable<Key, Claim>()
         @usableFromInline var statistics = Statistics()
         /// The heights measured per width, for the default estimate.
         @usableFromInline var measuredByWidth: [Int: MeasuredHeights] = [:]
@@ -210,7 +220,6 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         self.estimator = estimating
         self.specialized = specialized
         state = Locked(State(entries: LRUDictionary(capacity: capacity, reserving: min(capacity, 100_000)),
-                             entriesByModelHash: LRUDictionary(capacity: capacity + 1),
                              widths: LRUDictionary(capacity: retainedWidths)))
     }
 
@@ -374,13 +383,13 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             return measurement
         case .wait(let pending):
             return Self.wait(for: pending)
-        case .measure(let pending):
-            let measured = measureForCache(key.model, width: width, learning: pending.learns)
+        case .measure(let learns):
+            let measured = measureForCache(key.model, width: width, learning: learns)
             let signals = state.withLock { state in
                 var heights = MeasuredHeights()
                 heights.add(measured.value.height)
                 Self.record(heights, width: key.width, in: &state)
-                return finish(pending, key: key, with: measured, in: &state)
+                return finish(key, with: measured, in: &state)
             }
             signals.send()
             return measured.value
@@ -415,31 +424,48 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// - Returns: The measurements of `models`, in order.
     @inlinable
     public func measurements(for models: [Model], width: Double) -> [RowMeasurement] {
-        specialized.measurements(self, models, width)
+        specialized.measurements(self, models, nil, width)
+    }
+
+    /// ``measurements(for:width:)`` for models whose hash values the caller already has
+    /// (``ListHeights`` keeps its rows' across a width drag, so that a drag step hashes no model).
+    ///
+    /// - Parameters:
+    ///   - models: The rows' models.
+    ///   - modelHashes: `models[i].hashValue` for every `i`.
+    ///   - width: The rows' width in pixels, in `MeasurementLimits.width` (a precondition).
+    /// - Returns: The measurements of `models`, in order.
+    func measurements(for models: [Model], modelHashes: [Int], width: Double) -> [RowMeasurement] {
+        precondition(modelHashes.count == models.count, "HeightCache: one hash per model")
+        return specialized.measurements(self, models, modelHashes, width)
     }
 
     /// The body of ``measurements(for:width:)``, called through ``specialized`` so that a caller whose
     /// model type is not known where it is compiled (``ListHeights``) still runs it specialized.
     @inlinable
-    func measurementsBody(for models: [Model], width: Double) -> [RowMeasurement] {
+    func measurementsBody(for models: [Model], modelHashes: [Int]?, width: Double) -> [RowMeasurement] {
         let units = Self.checkedUnits(width: width)
         // 1. One pass under the lock: answers, claims and waits.
         var results = [RowMeasurement?](repeating: nil, count: models.count)
-        var claimed: [(index: Int, key: Key, pending: Pending)] = []
+        var claimed: [(index: Int, key: Key, learns: Bool)] = []
         var waiting: [(index: Int, pending: Pending)] = []
         state.withLock { state in
             for (index, model) in models.enumerated() {
-                let key = Key(width: units, model: model)
+                let key = modelHashes.map { Key(width: units, model: model, modelHash: $0[index]) }
+                    ?? Key(width: units, model: model)
                 switch Self.lookUp(key, width: width, in: &state) {
                 case .found(let measurement): results[index] = measurement
-                case .measure(let pending): claimed.append((index, key, pending))
+                case .measure(let learns): claimed.append((index, key, learns))
                 case .wait(let pending): waiting.append((index, pending))
                 }
             }
         }
         // 2. The claimed rows measured on all cores, outside the lock.
-        let measured = TextMeasurer.concurrentMap(claimed.map { (model: $0.key.model, learns: $0.pending.learns) }) {
-            self.measureForCache($0.model, width: width, learning: $0.learns)
+        // Mapped by position: `concurrentMap` is not specialized, and copying and destroying a tuple
+        // holding a model there went through the runtime's generic tuple witnesses, row by row.
+        let claims = claimed
+        let measured = TextMeasurer.concurrentMap(Array(claims.indices)) { position in
+            self.measureForCache(claims[position].key.model, width: width, learning: claims[position].learns)
         }
         // 3. One pass under the lock to store them; then waiters are woken, this batch's own included.
         let signals = state.withLock { state in
@@ -448,7 +474,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             for measured in measured { heights.add(measured.value.height) }
             Self.record(heights, width: units, in: &state)
             return zip(claimed, measured).map { claim, measured in
-                finish(claim.pending, key: claim.key, with: measured, in: &state)
+                finish(claim.key, with: measured, in: &state)
             }
         }
         for signal in signals { signal.send() }
@@ -471,23 +497,25 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     @inlinable
     static func lookUp(_ key: Key, width: Double, in state: inout State) -> Lookup {
         if let found = cached(key, width: width, in: &state) { return .found(found) }
-        if let pending = state.pending[key] {
-            if pending.done == nil { pending.done = DispatchSemaphore(value: 0) }
+        let hash = key.entryHash
+        let claim = state.pending.find(key, hash: hash)
+        if let slot = claim.entry {
+            let pending = state.pending.entries[slot].value.waiting ?? Pending()
+            state.pending.entries[slot].value.waiting = pending
             pending.waiters += 1
             state.statistics.coalesced += 1
             return .wait(pending)
         }
-        let pending = Pending()
-        pending.learns = Self.learns(in: state)
-        state.pending[key] = pending
+        let learns = Self.learns(in: state)
+        state.pending.insert(Claim(), for: key, hash: hash, at: claim.bucket)
         state.statistics.misses += 1
-        return .measure(pending)
+        return .measure(learns: learns)
     }
 
     /// Waits for another caller's measurement.
     @inlinable
     static func wait(for pending: Pending) -> RowMeasurement {
-        pending.done!.wait()   // made by `lookUp` when it returned `.wait`
+        pending.done.wait()
         return pending.result!   // written before `done` is signalled
     }
 
@@ -520,18 +548,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// returns the waiters to wake once the lock is released. The caller records its height for the
     /// estimate (``record(_:width:in:)``).
     @inlinable
-    func finish(_ pending: Pending, key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
+    func finish(_ key: Key, with measured: (value: RowMeasurement, textHeight: Double?, raw: Double?),
                 in state: inout State) -> Signals {
         let result = measured.value
-        state.pending[key] = nil
-        pending.result = result
-        if !pending.isStale { store(result, for: key, in: &state) }
+        let claim = state.pending.removeValue(for: key, hash: key.entryHash)
+        claim?.waiting?.result = result
+        if claim?.isStale != true { store(result, for: key, in: &state) }
         if let textHeight = measured.textHeight, let raw = measured.raw, raw > 0 {
             state.measuredText += textHeight
             state.estimatedText += raw
             state.learned += 1
         }
-        return Signals(semaphore: pending.done, count: pending.waiters)
+        return Signals(semaphore: claim?.waiting?.done, count: claim?.waiting?.waiters ?? 0)
     }
 
     /// Waiters to wake after the lock is released.
@@ -660,7 +688,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         state.withLock { state in
             let any = Key(width: 0, model: model)
             for width in state.widths.keysByRecency { Self.removeEntry(any.at(width: width), in: &state) }
-            for (key, pending) in state.pending where key.model == model { pending.isStale = true }
+            state.pending.updateEach { key, claim in if key.model == model { claim.isStale = true } }
             state.generation += 1
         }
     }
@@ -671,7 +699,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.entries.removeAll()
             state.entriesByModelHash.removeAll()
             state.widths.removeAll()
-            for pending in state.pending.values { pending.isStale = true }
+            state.pending.updateEach { _, claim in claim.isStale = true }
             state.generation += 1
         }
     }
@@ -701,7 +729,7 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.statistics.hits += 1
             return found
         }
-        guard state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) != nil else { return nil }
+        guard state.entriesByModelHash.find(key.modelHash, hash: key.modelHash).entry != nil else { return nil }
         // Reads only: no copy of the entries is held when `insert` mutates them below.
         let reusable = state.widths.firstByRecency { other -> RowMeasurement? in
             let atOther = key.at(width: other)
@@ -739,11 +767,17 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
 
     @inlinable
     static func countEntry(of key: Key, by delta: Int, in state: inout State) {
-        let count = (state.entriesByModelHash.peek(key.modelHash, hash: key.modelHash) ?? 0) + delta
-        if count > 0 {
-            state.entriesByModelHash.set(count, for: key.modelHash, hash: key.modelHash)
-        } else {
-            state.entriesByModelHash.removeValue(for: key.modelHash, hash: key.modelHash)
+        // In place: one probe, no recency to keep.
+        let found = state.entriesByModelHash.find(key.modelHash, hash: key.modelHash)
+        if let slot = found.entry {
+            let count = state.entriesByModelHash.entries[slot].value + delta
+            if count > 0 {
+                state.entriesByModelHash.entries[slot].value = count
+            } else {
+                _ = state.entriesByModelHash.remove(at: slot)
+            }
+        } else if delta > 0 {
+            state.entriesByModelHash.insert(delta, for: key.modelHash, hash: key.modelHash, at: found.bucket)
         }
     }
 

@@ -53,4 +53,9 @@ struct EstimateTests {
         #expect(throws: TextMeasureError.invalidWidth(0)) { try measurer.estimate("x", style: TextStyle(), width: 0) }
         #expect(throws: TextMeasureError.invalidSize(0)) { try measurer.estimate("x", style: TextStyle(size: 0), width: 10) }
     }
+
+    /// The ASCII shortcut of the script classes answers as the walk through the blocks does.
+    @Test func asciiScriptClassesMatchTheBlocks() {
+        for scalar in UInt32(0)..<0x80 { #expect(ScriptClass.of(scalar) == ScriptClass.ofBlock(scalar), "U+\(scalar)") }
+    }
 }

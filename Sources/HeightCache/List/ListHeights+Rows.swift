@@ -42,20 +42,21 @@ extension ListHeights {
             let cacheGeneration = cache.generation
             // Eager mode, after a width change and nothing else: the rows whose range holds keep
             // their heights. The ranges are moved out of the state, not copied: this edit replaces them.
-            var held: [Range<Double>]?
+            var held: (ranges: [Range<Double>], modelHashes: [Int])?
             let (snapshot, oldWidth, kinds) = state.withLock { state -> (Snapshot, Double, [OffsetTree.Entry]?) in
                 // Lazy mode keeps apart the rows measured (looked up again) and the estimated ones.
                 let kinds = measuring == .eager || state.snapshot.sections.isEmpty ? nil : state.tree.entries
                 if kinds == nil, OffsetTree.units(width) != OffsetTree.units(state.width),
                    state.rowRanges?.version == state.version, state.rowRanges?.cacheGeneration == cacheGeneration {
-                    held = state.rowRanges.take()?.ranges
+                    held = state.rowRanges.take().map { ($0.ranges, $0.modelHashes) }
                 }
                 return (state.snapshot, state.width, kinds)
             }
             guard OffsetTree.units(width) != OffsetTree.units(oldWidth) else { return anchor }
-            let newEntries: NewEntries, ranges: [Range<Double>]?
-            if held?.count == snapshot.numberOfItems, var dragged = held.take() {
-                newEntries = .changed(layOutDrag(snapshot, width: width, ranges: &dragged))
+            let newEntries: NewEntries, ranges: (ranges: [Range<Double>], modelHashes: [Int])?
+            if held?.ranges.count == snapshot.numberOfItems, var dragged = held.take() {
+                newEntries = .changed(layOutDrag(snapshot, width: width, ranges: &dragged.ranges,
+                                                 modelHashes: dragged.modelHashes))
                 ranges = dragged
             } else {
                 let laidOut = layOut(snapshot, width: width, previous: kinds)
@@ -82,7 +83,10 @@ extension ListHeights {
                 }
                 state.width = width
                 state.version += 1
-                state.rowRanges = ranges.map { RowRanges(ranges: $0, version: state.version, cacheGeneration: cacheGeneration) }
+                state.rowRanges = ranges.map {
+                    RowRanges(ranges: $0.ranges, modelHashes: $0.modelHashes, version: state.version,
+                              cacheGeneration: cacheGeneration)
+                }
                 return offset
             }
         }
@@ -94,13 +98,13 @@ extension ListHeights {
         case changed([(index: Int, entry: OffsetTree.Entry)])
     }
 
-    /// Every entry of `snapshot` at `width`, and in eager mode every row's valid widths. `previous`
-    /// (lazy mode) tells which rows were measured.
+    /// Every entry of `snapshot` at `width`, and in eager mode every row's valid widths and hash
+    /// value. `previous` (lazy mode) tells which rows were measured.
     private func layOut(_ snapshot: Snapshot, width: Double, previous: [OffsetTree.Entry]?)
-        -> (entries: [OffsetTree.Entry], ranges: [Range<Double>]?) {
+        -> (entries: [OffsetTree.Entry], ranges: (ranges: [Range<Double>], modelHashes: [Int])?) {
         let items = snapshot.sections.flatMap(\.items)
         var rows: [OffsetTree.Entry]
-        var ranges: [Range<Double>]? = nil
+        var ranges: (ranges: [Range<Double>], modelHashes: [Int])? = nil
         if let previous {
             var measured: [Bool] = []
             measured.reserveCapacity(items.count)
@@ -114,9 +118,12 @@ extension ListHeights {
                                         kind: .estimatedItem)
             }
         } else if measuring == .eager {
-            let measured = cache.measurements(for: items, width: width)
+            // Hashed here, once, instead of by the cache: the drag steps that follow hand the cache
+            // these hashes with the rows they ask for again.
+            let modelHashes = items.map(\.hashValue)
+            let measured = cache.measurements(for: items, modelHashes: modelHashes, width: width)
             rows = measured.map { OffsetTree.Entry(unchecked: OffsetTree.units($0.height), kind: .item) }
-            ranges = measured.map(\.validWidths)
+            ranges = (measured.map(\.validWidths), modelHashes)
         } else {
             rows = measure(items, width: width).map { OffsetTree.Entry(unchecked: $0, kind: .estimatedItem) }
         }
@@ -137,12 +144,13 @@ extension ListHeights {
     /// and the rows whose range in `ranges`, the last width change's, does not hold `width`, asked for
     /// again), with `ranges` brought up to date. The changed rows' items are found section by
     /// section, not copied into one array; the tree is updated in place, not rebuilt.
-    private func layOutDrag(_ snapshot: Snapshot, width: Double, ranges: inout [Range<Double>])
+    private func layOutDrag(_ snapshot: Snapshot, width: Double, ranges: inout [Range<Double>], modelHashes: [Int])
         -> [(index: Int, entry: OffsetTree.Entry)] {
         var changes: [(index: Int, entry: OffsetTree.Entry)] = []
         // The rows whose lines change, in list order: row index and entry index.
         var changed: [(row: Int, entry: Int)] = []
         var changedItems: [Item] = []
+        var changedHashes: [Int] = []
         var row = 0, entry = 0
         for section in snapshot.sections {
             let ends = supplements(of: section.id, width: width)
@@ -151,13 +159,14 @@ extension ListHeights {
             for item in section.items.indices where !ranges[row + item].contains(width) {
                 changed.append((row + item, entry + item))
                 changedItems.append(section.items[item])
+                changedHashes.append(modelHashes[row + item])
             }
             row += section.items.count
             entry += section.items.count
             changes.append((entry, ends.footer))
             entry += 1
         }
-        let measured = cache.measurements(for: changedItems, width: width)
+        let measured = cache.measurements(for: changedItems, modelHashes: changedHashes, width: width)
         for (index, measurement) in zip(changed, measured) {
             changes.append((index.entry, OffsetTree.Entry(unchecked: OffsetTree.units(measurement.height), kind: .item)))
             ranges[index.row] = measurement.validWidths

@@ -77,6 +77,8 @@ where Item.ID: Sendable {
     /// per row plus the rows whose lines change.
     struct RowRanges: Sendable {
         var ranges: [Range<Double>]
+        /// The rows' `hashValue`s, so that the rows asked for again are not hashed again.
+        var modelHashes: [Int]
         var version: Int
         var cacheGeneration: Int
     }

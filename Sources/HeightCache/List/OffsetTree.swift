@@ -329,24 +329,33 @@ public struct OffsetTree: Sendable {
     @discardableResult
     public mutating func setEntry(_ entry: Entry, at index: Int) -> Entry {
         precondition(index >= 0 && index < count, "OffsetTree: index \(index) out of 0..<\(count)")
-        let old = self.entry(at: index)
-        let delta = entry.height - old.height
-        let markDelta = (entry.kind.isMark ? 1 : 0) - (old.kind.isMark ? 1 : 0)
-        var node = root, i = index
-        for _ in 0..<depth {
-            let base = node * Self.innerStride
-            var c = 0
-            while i >= innerCount[base + c] { i -= innerCount[base + c]; c += 1 }
-            innerSum[base + c] += delta
-            innerMarks[base + c] += markDelta
-            node = innerChild[base + c]
+        // One descent, remembering the way down, instead of one to read the old entry and another to
+        // apply the change (a drag step sets hundreds of entries); an entry set to what it was (a
+        // row whose lines moved but not its height) changes nothing.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, depth)) { path in
+            var node = root, i = index
+            for level in 0..<depth {
+                let base = node * Self.innerStride
+                var c = 0
+                while i >= innerCount[base + c] { i -= innerCount[base + c]; c += 1 }
+                path[level] = base + c
+                node = innerChild[base + c]
+            }
+            let slot = node * Self.leafStride + i
+            let old = Entry(unchecked: leafHeights[slot], kind: leafKinds[slot])
+            guard old != entry else { return old }
+            let delta = entry.height - old.height
+            let markDelta = (entry.kind.isMark ? 1 : 0) - (old.kind.isMark ? 1 : 0)
+            for level in 0..<depth {
+                innerSum[path[level]] += delta
+                innerMarks[path[level]] += markDelta
+            }
+            leafHeights[slot] = entry.height
+            leafKinds[slot] = entry.kind
+            total += delta
+            marks += markDelta
+            return old
         }
-        let slot = node * Self.leafStride + i
-        leafHeights[slot] = entry.height
-        leafKinds[slot] = entry.kind
-        total += delta
-        marks += markDelta
-        return old
     }
 
     /// Inserts `entry` before entry `index` (`count` appends).

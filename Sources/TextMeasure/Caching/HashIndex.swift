@@ -5,17 +5,18 @@
 /// is stored once, in its entry, and a probe past a colliding bucket reads no entry. The table is a
 /// power of two in size, at least twice the number of entries (short probes).
 ///
-/// Usable from inlinable code so that ``LRUDictionary`` (package, inlinable) can be built on it.
+/// Usable from inlinable code so that ``LRUDictionary`` (package, inlinable) can be built on it, and
+/// `package` so that `HeightCache`'s table of measurements under way can be too.
 @usableFromInline
-struct HashIndex: Sendable {
+package struct HashIndex: Sendable {
     @usableFromInline var buckets: [UInt64] = []
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// An index with room for `count` entries before it grows.
     @inlinable
-    init(reserving count: Int) {
+    package init(reserving count: Int) {
         if count > 0 { buckets = Array(repeating: 0, count: Self.bucketCount(for: count)) }
     }
 
@@ -35,7 +36,7 @@ struct HashIndex: Sendable {
     /// The entry with `hash` for which `isMatch` holds, and the bucket where it is (or the empty bucket
     /// where it would go).
     @inlinable
-    func find(hash: Int, where isMatch: (Int) -> Bool) -> (entry: Int?, bucket: Int) {
+    package func find(hash: Int, where isMatch: (Int) -> Bool) -> (entry: Int?, bucket: Int) {
         guard !buckets.isEmpty else { return (nil, 0) }
         let mask = buckets.count - 1
         let tag = UInt64(UInt(bitPattern: hash) >> 32)
@@ -53,19 +54,19 @@ struct HashIndex: Sendable {
 
     /// Whether adding one more entry to `count` needs `rebuild`.
     @inlinable
-    func needsGrowth(forCount count: Int) -> Bool {
+    package func needsGrowth(forCount count: Int) -> Bool {
         buckets.count < Self.bucketCount(for: count)
     }
 
     /// Records `entry` in `bucket`, an empty bucket `find` returned with no change to the index since.
     @inlinable
-    mutating func insert(hash: Int, entry: Int, at bucket: Int) {
+    package mutating func insert(hash: Int, entry: Int, at bucket: Int) {
         buckets[bucket] = Self.bucket(hash: hash, entry: entry)
     }
 
     /// Records `entry` under `hash`, probing for an empty bucket.
     @inlinable
-    mutating func insert(hash: Int, entry: Int) {
+    package mutating func insert(hash: Int, entry: Int) {
         let mask = buckets.count - 1
         var bucket = hash & mask
         while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
@@ -74,7 +75,7 @@ struct HashIndex: Sendable {
 
     /// Records under its new number `new` the entry recorded under `hash` as `old` (its table moved it).
     @inlinable
-    mutating func renumber(hash: Int, from old: Int, to new: Int) {
+    package mutating func renumber(hash: Int, from old: Int, to new: Int) {
         let mask = buckets.count - 1
         let target = Self.bucket(hash: hash, entry: old)
         var bucket = hash & mask
@@ -85,7 +86,7 @@ struct HashIndex: Sendable {
     /// Removes `entry` (recorded under `hash`), moving later buckets of the same probe sequences back so
     /// that no look-up stops early at the hole. `hashOf` gives the hash of any recorded entry.
     @inlinable
-    mutating func remove(hash: Int, entry: Int, hashOf: (Int) -> Int) {
+    package mutating func remove(hash: Int, entry: Int, hashOf: (Int) -> Int) {
         let mask = buckets.count - 1
         let target = Self.bucket(hash: hash, entry: entry)
         var hole = hash & mask
@@ -107,13 +108,13 @@ struct HashIndex: Sendable {
 
     /// Makes room for `count` entries and records `entries` (entry numbers with their hashes) afresh.
     @inlinable
-    mutating func rebuild(forCount count: Int, entries: some Sequence<(hash: Int, entry: Int)>) {
+    package mutating func rebuild(forCount count: Int, entries: some Sequence<(hash: Int, entry: Int)>) {
         buckets = Array(repeating: 0, count: Self.bucketCount(for: count))
         for (hash, entry) in entries { insert(hash: hash, entry: entry) }
     }
 
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         buckets.removeAll()
     }
 }

@@ -28,6 +28,12 @@ public final class PreparedTextCache: Sendable {
     struct Key: Hashable, Sendable {
         var text: TextKey
         var style: TextStyle
+
+        /// The hash the prepared texts are filed under: the text's (hashed once, when its key was made)
+        /// mixed with the size by one multiplication. `hashValue` hashed the style again with SipHash,
+        /// its line breaking by its raw value, a `String`: as much as the text's own hash, every
+        /// measurement. The other style fields are left to `==` (a text in two styles is rare).
+        var fileHash: Int { text.hash ^ Int(truncatingIfNeeded: style.size.bitPattern &* 0x9E37_79B9_7F4A_7C15) }
     }
 
     /// Hits and misses so far, and what is held now.
@@ -112,7 +118,7 @@ public final class PreparedTextCache: Sendable {
     public func prepared(_ text: TextKey, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         let key = Key(text: text, style: style)
         let cached = state.withLock { state -> PreparedText? in
-            let value = state.store.value(for: key)
+            let value = state.store.value(for: key, hash: key.fileHash)
             if value != nil { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
             return value
         }
@@ -132,9 +138,9 @@ public final class PreparedTextCache: Sendable {
                 state.statistics.oversized += 1
                 return []
             }
-            if state.store.peek(key) != nil { return [] }   // another thread stored it first
+            if state.store.peek(key, hash: key.fileHash) != nil { return [] }   // another thread stored it first
             var evicted: [PreparedText] = []
-            for (_, old) in state.store.set(prepared, for: key) {
+            for (_, old) in state.store.set(prepared, for: key, hash: key.fileHash) {
                 state.bytes -= old.byteCount
                 evicted.append(old)
             }
@@ -218,7 +224,7 @@ public final class PreparedTextCache: Sendable {
             }
             let key = Key(text: query.text, style: query.style)
             let held = state.withLock { state -> PreparedText? in
-                let value = state.store.value(for: key)
+                let value = state.store.value(for: key, hash: key.fileHash)
                 if value != nil { state.statistics.hits += 1 }
                 return value
             }

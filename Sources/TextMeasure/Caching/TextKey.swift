@@ -12,7 +12,8 @@ import Darwin
 public struct TextKey: Hashable, Sendable {
     /// The text, in contiguous UTF-8 storage.
     public let text: String
-    private let hash: Int
+    /// The hash of the text's UTF-8 bytes, computed when the key was made.
+    let hash: Int
 
     /// Makes the key of `text`, hashing its UTF-8 bytes.
     ///
