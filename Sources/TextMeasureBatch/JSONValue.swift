@@ -63,12 +63,12 @@ package enum JSONValue: Sendable {
     }
 
     /// Appends a literal's UTF-8.
-    package static func append(_ literal: StaticString, to out: inout [UInt8]) {
+    static func append(_ literal: StaticString, to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Appends an integer's decimal digits (what `String(value)` spells).
-    package static func append(_ value: Int, to out: inout [UInt8]) {
+    static func append(_ value: Int, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude as unsigned, so that `Int.min` has one too.
         var magnitude = value.magnitude

@@ -18,7 +18,7 @@ final class PrepareScratch: @unchecked Sendable {
     private(set) var isClusterStart = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Per glyph of the last shaping: its nominal advance (see `Shaper.shape`); grown on demand.
-    private var nominalAdvances = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
+    private var nominalAdvanceStorage = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
     var clusters: [Itemizer.Cluster] = []
     var runs: [Run] = []
     var pieceBounds: [Int] = []
@@ -107,11 +107,11 @@ final class PrepareScratch: @unchecked Sendable {
 
     /// Room for at least `count` glyphs' nominal advances, valid until the next call.
     func nominalAdvances(count: Int) -> UnsafeMutablePointer<hb_position_t> {
-        if count > nominalAdvances.count {
-            if nominalAdvances.baseAddress != nil { nominalAdvances.deallocate() }
-            nominalAdvances = .allocate(capacity: max(count, 256))
+        if count > nominalAdvanceStorage.count {
+            if nominalAdvanceStorage.baseAddress != nil { nominalAdvanceStorage.deallocate() }
+            nominalAdvanceStorage = .allocate(capacity: max(count, 256))
         }
-        return nominalAdvances.baseAddress!
+        return nominalAdvanceStorage.baseAddress!
     }
 
     var shaperOutput: Shaper.Output {
@@ -119,9 +119,9 @@ final class PrepareScratch: @unchecked Sendable {
     }
 
     private func release() {
-        if nominalAdvances.baseAddress != nil {
-            nominalAdvances.deallocate()
-            nominalAdvances = UnsafeMutableBufferPointer(start: nil, count: 0)
+        if nominalAdvanceStorage.baseAddress != nil {
+            nominalAdvanceStorage.deallocate()
+            nominalAdvanceStorage = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
         guard capacity > 0 else { return }
         flags.deallocate()
