@@ -12,7 +12,7 @@ import Darwin
 /// A face is ready in two steps, so that a cascade of ten fonts costs little until its text needs them:
 /// - **Validated** when its cascade is made (``FontCascade/init(files:)``): the file is checked by
 ///   FreeType, which opens the face (so that a missing, unreadable or corrupt file, or a face index the
-///   file does not have, is refused at once, naming the file: see ``FontValidator``), then mapped
+///   file does not have, is refused at once, naming the file: see `FontValidator`), then mapped
 ///   into memory and opened by HarfBuzz, which reads only its header tables (glyph count, units per
 ///   em, color tables).
 /// - **Loaded** when it is first needed: its character map is read and a font at design scale made
@@ -22,7 +22,7 @@ import Darwin
 ///   primary font only; the CJK fallback stays unread until a CJK character comes. The tables
 ///   HarfBuzz shapes with (GSUB, GPOS, …) are read by HarfBuzz itself on first use.
 ///
-/// The lazy parts are kept in a ``LazyReference``: once loaded, a coverage check is an atomic load and
+/// The lazy parts are kept in a `LazyReference`: once loaded, a coverage check is an atomic load and
 /// a `cmap` look-up, with no lock. The public properties (``path``, ``faceIndex``, ``unitsPerEm``,
 /// ``isColor``, ``familyName``) never load the face.
 ///
@@ -31,10 +31,10 @@ import Darwin
 ///
 /// Thread safety: `Sendable`; any number of threads may use a face at once, including its first
 /// loading (threads that load it at the same moment each make the design-scale font and one is kept,
-/// see ``LazyReference``). Its HarfBuzz face and the fonts made from it are immutable
+/// see `LazyReference`). Its HarfBuzz face and the fonts made from it are immutable
 /// (`hb_face_make_immutable`, `hb_font_make_immutable`), which HarfBuzz documents as safe to use from
 /// many threads at once; the count of live fonts is atomic. FreeType is used only while validating, on
-/// a library that never leaves ``FontValidator``.
+/// a library that never leaves `FontValidator`.
 public final class FontFace: @unchecked Sendable {
     // @unchecked: every stored property is a constant, an immutable HarfBuzz object, an atomic or a
     // LazyReference (atomic, holding an immutable HBFont).
