@@ -95,7 +95,8 @@ package struct JSONScanner {
     }
 
     /// The index of the first byte at or after `start` that ends a string's plain run: a `"`, a `\\` or
-    /// a control character (below 0x20); `bytes.count` when there is none. Eight bytes at a time
+    /// a control character (below 0x20); `bytes.count` when there is none. The same bytes are the ones
+    /// `JSONValue` escapes when it writes a string. Eight bytes at a time
     /// (SWAR): for each predicate, `(w − k·0x01…) & ~w & 0x80…` sets the high bit of every byte of `w`
     /// that is zero (with `w` the word XOR the byte sought) or below `k`, exact at its lowest byte
     /// (borrows only mark bytes above a true one), so the lowest bit of the three masks together is

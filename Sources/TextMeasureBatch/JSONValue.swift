@@ -86,14 +86,18 @@ package enum JSONValue: Sendable {
 
     private static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escaping are appended whole. Every byte to escape is ASCII, and
-        // the bytes of a multi-byte UTF-8 sequence are all 0x80 or above, so runs split only between
+        // Runs of bytes that need no escaping are appended whole; the bytes to escape are the ones that
+        // end a string's plain run when reading it (`JSONScanner.firstSpecialByte`). Every one is ASCII,
+        // and the bytes of a multi-byte UTF-8 sequence are all 0x80 or above, so runs split only between
         // scalars.
         var string = string
         string.withUTF8 { bytes in
             var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            while true {
+                let index = JSONScanner.firstSpecialByte(in: bytes, from: runStart)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                guard index < bytes.count else { break }
+                let byte = bytes[index]
                 switch byte {
                 case 0x22: append("\\\"", to: &out)
                 case 0x5C: append("\\\\", to: &out)
@@ -101,14 +105,13 @@ package enum JSONValue: Sendable {
                 case 0x0D: append("\\r", to: &out)
                 case 0x09: append("\\t", to: &out)
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
+                    let hex: StaticString = "0123456789abcdef"
                     append("\\u00", to: &out)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 0xF)])
                 }
                 runStart = index + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
     }
