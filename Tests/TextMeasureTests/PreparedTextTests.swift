@@ -72,7 +72,7 @@ struct PreparedTextTests {
             for _ in 0..<24 where natural > floor { widths.append(Int.random(in: floor...natural, using: &rng)) }
             for width in widths {
                 for maxLines in [0, 1, 2] {
-                    var fastLines: [TextMeasurement.Line] = [], generalLines: [TextMeasurement.Line] = []
+                    var fastLines = TextMeasurement.Lines(), generalLines = TextMeasurement.Lines()
                     let fast = LineBreaker.layout(prepared, width: width, maxLines: maxLines, lines: &fastLines)
                     let general = LineBreaker.layout(prepared, width: width, maxLines: maxLines, lines: &generalLines,
                                                      filling: .general)

@@ -107,6 +107,6 @@ public struct StoredMeasurement: Hashable, Sendable {
         let upper = validWidthUnits.upperBound == Int.max
             ? Double.infinity : (Double(validWidthUnits.upperBound) - 0.5) / 1024
         return TextMeasurement(height: height, lineCount: lineCount, isTruncated: isTruncated, lineHeight: lineHeight,
-                               widestLineWidth: widestLineWidth, lines: [], validWidths: lower..<max(lower, upper))
+                               widestLineWidth: widestLineWidth, lines: TextMeasurement.Lines(), validWidths: lower..<max(lower, upper))
     }
 }

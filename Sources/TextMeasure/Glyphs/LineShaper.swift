@@ -32,7 +32,7 @@ struct LineShaper {
     }
 
     /// The glyph lines for `lines` (a measurement of `text`); `fonts` are the cascade's at the size.
-    func lines(of text: String, _ lines: [TextMeasurement.Line],
+    func lines(of text: String, _ lines: TextMeasurement.Lines,
                fonts: ScaledFonts) throws(TextMeasureError) -> [GlyphLine] {
         guard !lines.isEmpty else { return [] }
         var text = text

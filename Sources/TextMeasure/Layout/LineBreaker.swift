@@ -152,14 +152,14 @@ struct LineBreaker {
     /// Lays out `prepared` as ``layout(_:width:maxLines:filling:)`` does, appending every line kept to
     /// `lines` as it is found.
     static func layout(_ prepared: PreparedText, width: Int, maxLines: Int,
-                       lines: inout [TextMeasurement.Line], filling: Filling = .automatic) -> Outcome {
+                       lines: inout TextMeasurement.Lines, filling: Filling = .automatic) -> Outcome {
         withUnsafeMutablePointer(to: &lines) {
             fill(prepared, width: width, maxLines: maxLines, lines: $0, filling: filling)
         }
     }
 
     private static func fill(_ prepared: PreparedText, width: Int, maxLines: Int,
-                             lines: UnsafeMutablePointer<[TextMeasurement.Line]>?, filling: Filling) -> Outcome {
+                             lines: UnsafeMutablePointer<TextMeasurement.Lines>?, filling: Filling) -> Outcome {
         // The fillers read the arrays through buffer pointers: they copy no `PreparedText`, so a
         // layout retains and releases none of its arrays.
         var outcome = prepared.segments.withUnsafeBufferPointer { segments in
@@ -199,7 +199,7 @@ struct LineBreaker {
     private static func fillWholeSegments(_ segments: UnsafeBufferPointer<Segment>,
                                           clusters: UnsafeBufferPointer<PreparedCluster>, width: Int, maxLines: Int,
                                           unitsPerPixel: Int,
-                                          lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) -> Outcome {
+                                          lines: UnsafeMutablePointer<TextMeasurement.Lines>?) -> Outcome {
         var outcome = Outcome()
         /// The open line's first segment, and its width through the segment before `index`, white
         /// space included. These are sums of at most 2^31 clusters' 32-bit advances, below 2^62, so they
@@ -266,7 +266,7 @@ struct LineBreaker {
         let maxLines: Int
         /// Where the lines kept go, when they are asked for (the caller's array, borrowed: a layout
         /// without lines has no array to copy or release).
-        let lines: UnsafeMutablePointer<[TextMeasurement.Line]>?
+        let lines: UnsafeMutablePointer<TextMeasurement.Lines>?
         var outcome = Outcome()
         /// The line being filled, when `line.isOpen` (kept in place, not as an optional: layout
         /// mutates it for every segment).
@@ -285,7 +285,7 @@ struct LineBreaker {
 
         init(_ prepared: PreparedText, segments: UnsafeBufferPointer<Segment>,
              clusters: UnsafeBufferPointer<PreparedCluster>, lineStartAdjusts: UnsafeBufferPointer<LineStartAdjust>,
-             width: Int, maxLines: Int, lines: UnsafeMutablePointer<[TextMeasurement.Line]>?) {
+             width: Int, maxLines: Int, lines: UnsafeMutablePointer<TextMeasurement.Lines>?) {
             self.segments = segments
             self.clusters = clusters
             self.lineStartAdjusts = lineStartAdjusts

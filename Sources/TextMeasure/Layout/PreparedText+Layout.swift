@@ -6,7 +6,7 @@ extension PreparedText {
     /// - Parameter width: The width to wrap at, in pixels.
     /// - Returns: Lines, height, truncation and the widths over which they hold.
     /// - Throws: ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``.
-    /// - Complexity: O(*n*) in the text's break opportunities; no allocation beyond the lines.
+    /// - Complexity: O(*n*) in the text's break opportunities; no allocation for up to four lines.
     public func layout(width: Double) throws(TextMeasureError) -> TextMeasurement {
         try layout(width: width, maxLines: style.maxLines)
     }
@@ -23,10 +23,9 @@ extension PreparedText {
     public func layout(width: Double, maxLines: Int) throws(TextMeasureError) -> TextMeasurement {
         let units = try MeasurementLimits.units(width: width)
         guard MeasurementLimits.maxLines.contains(maxLines) else { throw .invalidMaxLines(maxLines) }
-        var lines: [TextMeasurement.Line] = []
-        lines.reserveCapacity(4)   // one allocation for the usual one to four lines
+        var lines = TextMeasurement.Lines()   // up to four lines inline: no allocation for most texts
         let outcome = LineBreaker.layout(self, width: fillWidth(units), maxLines: maxLines, lines: &lines)
-        return measurement(outcome, lines: lines)
+        return measurement(outcome, lines: consume lines)
     }
 
     /// Lays the text out at `width` with the style's line limit; with `withLines: false` the result's
@@ -44,7 +43,7 @@ extension PreparedText {
         if withLines { return try layout(width: width) }
         let outcome = LineBreaker.layout(self, width: fillWidth(try MeasurementLimits.units(width: width)),
                                          maxLines: style.maxLines)
-        return measurement(outcome, lines: [])
+        return measurement(outcome, lines: TextMeasurement.Lines())
     }
 
     /// Layout units per pixel (see `TextStyle.unitsPerPixel`), for turning widths into pixels.
@@ -79,7 +78,9 @@ extension PreparedText {
         return (lower, roundedUp(change - unit))
     }
 
-    private func measurement(_ outcome: LineBreaker.Outcome, lines: [TextMeasurement.Line]) -> TextMeasurement {
+    /// The measurement of `outcome`; built in place, as the lines are moved in, not copied.
+    @inline(__always)
+    private func measurement(_ outcome: LineBreaker.Outcome, lines: consuming TextMeasurement.Lines) -> TextMeasurement {
         // Widths arrive in pixels and are rounded to 1/1024 px; a pixel width w lands on unit u when
         // u − ½ ≤ 1024·w < u + ½, so the unit bounds become these pixel bounds.
         let bounds = unitBounds(outcome)

@@ -13,8 +13,8 @@ public struct TextMeasurement: Hashable, Sendable {
     public var lineHeight: Double
     /// Width of the widest line shown, hanging white space excluded.
     public var widestLineWidth: Double
-    /// The lines shown, in order.
-    public var lines: [Line]
+    /// The lines shown, in order (up to four kept inline: see ``Lines``).
+    public var lines: Lines
     /// The widths at which exactly these lines come out again (lower bound inclusive, upper exclusive;
     /// the upper bound is `.infinity` when no width would change them). Always contains the width the
     /// text was measured at.
