@@ -14,47 +14,75 @@
 ///
 /// Thread safety: an immutable value; lay it out from any number of threads at once.
 public struct PreparedText: Sendable {
+    /// Everything below, in one object: a copy of a prepared text (a cache handing it out, a layout
+    /// borrowing it) retains one reference, not one per array.
+    private let storage: Storage
+
     /// The text as given.
-    public let text: String
+    public var text: String { storage.text }
     /// The style it was prepared with (``TextStyle/maxLines`` and the line height apply at layout).
-    public let style: TextStyle
+    public var style: TextStyle { storage.style }
     /// Height of one line in pixels.
-    public let lineHeight: Double
+    public var lineHeight: Double { storage.lineHeight }
 
     /// The pieces between break opportunities, in text order.
-    let segments: [Segment]
+    var segments: [Segment] { storage.segments }
     /// Every grapheme cluster, in text order.
-    let clusters: [PreparedCluster]
+    var clusters: [PreparedCluster] { storage.clusters }
     /// For the clusters flagged ``ClusterFlags/adjustsLineStart`` (inside a ligature), how much wider
     /// a line starting at them is; in cluster order.
-    let lineStartAdjusts: [LineStartAdjust]
+    var lineStartAdjusts: [LineStartAdjust] { storage.lineStartAdjusts }
     /// The distance between tab stops, in layout units (`TextStyle.unitsPerPixel`): eight spaces of the primary font, as in Pango. A
     /// tab reaches the first stop at least an eighth of that (a space) past where it starts.
-    let tabStop: Int
+    var tabStop: Int { storage.tabStop }
     /// The least a tab advances, in layout units: a space (an eighth of a stop) in ``LineBreaking/pango``,
     /// as Pango; half a space of the first font in the browser modes, as Blink. Past a stop closer
     /// than that, a tab goes on to the next.
-    let tabMinimum: Int
+    var tabMinimum: Int { storage.tabMinimum }
     /// The least fill width, in layout units, from which `LineBreaker` lays the text out whole segment
     /// by whole segment (its fast path, see `LineBreaker.fillWholeSegments`): the widest segment's
     /// width as drawn, so that every segment fits a line of its own. `Int.max` when some segment needs
     /// the general filler at any width: it holds no visible cluster (an empty paragraph, leading white
     /// space), holds a tab, starts inside a ligature, follows a hyphen whose break depends on the line's
     /// start, or (browser modes) ends where Blink reshapes it.
-    let wholeSegmentFillWidth: Int
+    var wholeSegmentFillWidth: Int { storage.wholeSegmentFillWidth }
+
+    /// The prepared form's fields (see the properties of the same names above). Immutable.
+    private final class Storage: Sendable {
+        let text: String
+        let style: TextStyle
+        let lineHeight: Double
+        let segments: [Segment]
+        let clusters: [PreparedCluster]
+        let lineStartAdjusts: [LineStartAdjust]
+        let tabStop: Int
+        let tabMinimum: Int
+        let wholeSegmentFillWidth: Int
+
+        init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
+             lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int, wholeSegmentFillWidth: Int) {
+            self.text = text
+            self.style = style
+            self.lineHeight = lineHeight
+            self.segments = segments
+            self.clusters = clusters
+            self.lineStartAdjusts = lineStartAdjusts
+            self.tabStop = tabStop
+            self.tabMinimum = tabMinimum
+            self.wholeSegmentFillWidth = wholeSegmentFillWidth
+        }
+
+        /// About how many bytes the object itself takes: its header and fields.
+        static let instanceSize = 2 * MemoryLayout<Int>.size
+            + MemoryLayout<(String, TextStyle, Double, [Segment], [PreparedCluster], [LineStartAdjust], Int, Int, Int)>.size
+    }
 
     init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
          lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
-        self.text = text
-        self.style = style
-        self.lineHeight = lineHeight
-        self.segments = segments
-        self.clusters = clusters
-        self.lineStartAdjusts = lineStartAdjusts
-        self.tabStop = tabStop
-        self.tabMinimum = tabMinimum
-        wholeSegmentFillWidth = Self.wholeSegmentFillWidth(segments: segments, clusters: clusters,
-                                                           isBrowser: style.breaking.isBrowser)
+        storage = Storage(text: text, style: style, lineHeight: lineHeight, segments: segments, clusters: clusters,
+                          lineStartAdjusts: lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum,
+                          wholeSegmentFillWidth: Self.wholeSegmentFillWidth(segments: segments, clusters: clusters,
+                                                                            isBrowser: style.breaking.isBrowser))
     }
 
     /// See ``wholeSegmentFillWidth``.
@@ -72,12 +100,12 @@ public struct PreparedText: Sendable {
     }
 
     /// About how many bytes the prepared form holds: its segments, clusters and line-start table (as
-    /// allocated), the text's UTF-8 bytes and the value itself. What ``PreparedTextCache`` counts
-    /// against its budget.
+    /// allocated), the text's UTF-8 bytes and the value itself with the object holding its fields.
+    /// What ``PreparedTextCache`` counts against its budget.
     ///
     /// - Complexity: O(1).
     var byteCount: Int {
-        MemoryLayout<PreparedText>.size + segments.capacity * MemoryLayout<Segment>.stride
+        MemoryLayout<PreparedText>.size + Storage.instanceSize + segments.capacity * MemoryLayout<Segment>.stride
             + clusters.capacity * MemoryLayout<PreparedCluster>.stride
             + lineStartAdjusts.capacity * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
     }
