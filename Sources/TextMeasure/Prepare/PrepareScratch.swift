@@ -30,10 +30,17 @@ final class PrepareScratch: @unchecked Sendable {
     /// Pieces of over-long grapheme clusters shaped during the current preparation.
     var cutPieces = CutPieceShapes()
     /// Shape plans by face and segment properties, looked up once per thread (see `shapePlan`).
-    private var shapePlans: [PlanKey: OpaquePointer] = [:]
+    private var shapePlans: [PlanKey: ShapePlan] = [:]
     /// The plan `shapePlan` returned last: runs in a row mostly share font and script, and the
     /// comparison is cheaper than hashing the key.
-    private var lastPlan: (key: PlanKey, plan: OpaquePointer?) = (PlanKey(face: 0, script: 0, direction: 0, language: 0), nil)
+    private var lastPlan: (key: PlanKey, plan: ShapePlan?) = (PlanKey(face: 0, script: 0, direction: 0, language: 0), nil)
+
+    /// A HarfBuzz shape plan and the features it was made with, which executing it must pass again:
+    /// the face's mark-only features switched off (see `MarkPositioningFeatures`).
+    struct ShapePlan {
+        let plan: OpaquePointer
+        let features: [hb_feature_t]
+    }
 
     private struct PlanKey: Hashable {
         var face: UInt
@@ -50,14 +57,15 @@ final class PrepareScratch: @unchecked Sendable {
 
     deinit {
         hb_buffer_destroy(buffer)
-        for plan in shapePlans.values { hb_shape_plan_destroy(plan) }
+        for entry in shapePlans.values { hb_shape_plan_destroy(entry.plan) }
         release()
     }
 
     /// The shape plan for `font` and the buffer's segment properties (set before calling), as
-    /// `hb_shape` would find it in the face's list of plans. Keeping our own reference spares every
-    /// shaping that search and two atomic reference-count updates on a plan all threads share.
-    func shapePlan(font: OpaquePointer) -> OpaquePointer {
+    /// `hb_shape` would find it in the face's list of plans, made with the face's mark-only features
+    /// switched off (see `MarkPositioningFeatures`). Keeping our own reference spares every shaping
+    /// that search and two atomic reference-count updates on a plan all threads share.
+    func shapePlan(font: OpaquePointer) -> ShapePlan {
         var properties = hb_segment_properties_t()
         hb_buffer_get_segment_properties(buffer, &properties)
         let face = hb_font_get_face(font)!
@@ -71,7 +79,11 @@ final class PrepareScratch: @unchecked Sendable {
         }
         var coordinateCount: UInt32 = 0
         let coordinates = hb_font_get_var_coords_normalized(font, &coordinateCount)
-        let plan = hb_shape_plan_create_cached2(face, &properties, nil, 0, coordinates, coordinateCount, nil)!
+        let features = MarkPositioningFeatures.switchedOff(for: face, script: properties.script)
+        let plan = ShapePlan(plan: features.withUnsafeBufferPointer {
+            hb_shape_plan_create_cached2(face, &properties, $0.baseAddress, UInt32($0.count), coordinates,
+                                         coordinateCount, nil)!
+        }, features: features)
         shapePlans[key] = plan
         lastPlan = (key, plan)
         return plan

@@ -110,8 +110,12 @@ enum Shaper {
         hb_buffer_set_script(buffer, run.script)
         let direction = hb_script_get_horizontal_direction(run.script)
         hb_buffer_set_direction(buffer, direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        // What `hb_shape` does, with the plan looked up once per thread.
-        hb_shape_plan_execute(scratch.shapePlan(font: font), font, buffer, nil, 0)
+        // What `hb_shape` does, with the plan looked up once per thread and the features that only
+        // place marks switched off (advances are all we measure).
+        let plan = scratch.shapePlan(font: font)
+        plan.features.withUnsafeBufferPointer {
+            _ = hb_shape_plan_execute(plan.plan, font, buffer, $0.baseAddress, UInt32($0.count))
+        }
 
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
