@@ -6,6 +6,11 @@ import TextMeasure
 /// style is laid out again from its prepared form (arithmetic only, a fraction of a microsecond), so an
 /// identical item or the same text at another width costs no shaping. A height cache in front of it
 /// would only add a second look-up: answering from a valid width range saves less than it costs.
+///
+/// Lines are processed in blocks, and within a block a line whose text is written exactly as the
+/// previous measured line's (the same bytes between the same quotes) in the same style is laid out
+/// from that line's prepared text: no decoding, hashing or cache look-up (the same text at several
+/// widths usually comes as consecutive lines). Such reuses count as the cache's hits.
 package struct BatchProcessor: Sendable {
     package let measurer: TextMeasurer
     package let style: TextStyle
@@ -52,10 +57,14 @@ package struct BatchProcessor: Sendable {
                     }
                     return
                 }
+                var previous: Previous?
+                var reused = 0
                 for index in indices {
-                    process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]])).write(to: &out)
+                    process(UnsafeBufferPointer(rebasing: bytes[lines.ranges[index]]), after: &previous, reused: &reused)
+                        .write(to: &out)
                     out.append(UInt8(ascii: "\n"))
                 }
+                if reused > 0 { texts.countHits(reused) }
             }
             slots.base[block] = String(decoding: out, as: UTF8.self)   // each block is written by exactly one thread
         }
@@ -101,6 +110,60 @@ package struct BatchProcessor: Sendable {
         measure(parse(line))
     }
 
+    /// What a block keeps of the last line it measured, for the lines after it: the text's string
+    /// token as written (in the block's input) and the prepared text (which holds its style).
+    struct Previous {
+        var text: UnsafeBufferPointer<UInt8>
+        var prepared: PreparedText
+    }
+
+    /// Processes one line of a block: as ``process(_:)-(UnsafeBufferPointer<UInt8>)``, but a line
+    /// whose text token has the bytes of `previous`'s and whose style is the same is laid out from
+    /// `previous`'s prepared text, without decoding its text, hashing it or asking the cache. Equal
+    /// tokens are equal texts, and a prepared text depends on nothing but its text and style, so the
+    /// outcome is the one ``process(_:)-(UnsafeBufferPointer<UInt8>)`` gives; the other fields (width,
+    /// extras) are read and checked as for any line, so errors stay the line's own.
+    ///
+    /// - Parameters:
+    ///   - line: The line's UTF-8 bytes; they must outlive the block (`previous` points into them).
+    ///   - previous: The block's last measured line; nil at the block's start. Replaced by this line
+    ///     when this line prepares (or finds in the cache) a text of its own.
+    ///   - reused: Incremented when the line reuses `previous`'s prepared text.
+    /// - Returns: The line's outcome.
+    /// - Complexity: A reused text costs its comparison (`memcmp`) and the layout; any other line
+    ///   what ``process(_:)-(UnsafeBufferPointer<UInt8>)`` costs.
+    func process(_ line: UnsafeBufferPointer<UInt8>, after previous: inout Previous?, reused: inout Int) -> Outcome {
+        guard let item = try? JSONScanner.parse(line, textLike: previous?.text) else { return Self.unreadable(line) }
+        let token = item.text, isPrevious = item.textIsPrevious
+        switch parse(item: item.value) {
+        case .failed(let outcome):
+            return outcome
+        case .request(let request):
+            do throws(TextMeasureError) {
+                if isPrevious, let previous, previous.prepared.style == request.style {
+                    reused += 1
+                    return .measured(try previous.prepared.layout(width: request.width, withLines: false),
+                                     extras: request.extras)
+                }
+                // The same token in another style: its text, which the scanner did not decode.
+                let text = isPrevious ? token.map(Self.decode) ?? request.text : request.text
+                // As `PreparedTextCache.measure` without a store: the width was checked when parsed.
+                let prepared = try texts.prepared(TextKey(text), style: request.style)
+                let measurement = try prepared.layout(width: request.width, withLines: false)
+                if let token { previous = Previous(text: token, prepared: prepared) }
+                return .measured(measurement, extras: request.extras)
+            } catch {
+                return Self.error(error.message(naming: { "\"\($0)\"" }), request.extras)
+            }
+        }
+    }
+
+    /// The string a valid JSON string token holds.
+    static func decode(_ token: UnsafeBufferPointer<UInt8>) -> String {
+        guard case .string(let text)? = try? JSONScanner.parse(token) else { return "" }   // a valid token, from a parse
+        return text
+    }
+
     /// Processes one parsed item: what a batch line holds once it is valid JSON (the HTTP server
     /// measures the items of a request body with it).
     ///
@@ -129,25 +192,29 @@ package struct BatchProcessor: Sendable {
         switch parsed {
         case .failed(let outcome):
             return outcome
-        case .request(let query, let extras):
+        case .request(let request):
             do throws(TextMeasureError) {
-                let result = try texts.measure(query.text, style: query.style, width: query.width, withLines: false)
-                return .measured(result, extras: extras)
+                let result = try texts.measure(TextKey(request.text), style: request.style, width: request.width,
+                                               withLines: false)
+                return .measured(result, extras: request.extras)
             } catch {
-                return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
+                return Self.error(error.message(naming: { "\"\($0)\"" }), request.extras)
             }
         }
     }
 
     private func measure(_ parsed: [Parsed]) -> [Outcome] {
         var queries: [StoreQuery] = []
-        for case .request(let query, _) in parsed { queries.append(query) }
+        for case .request(let request) in parsed {
+            queries.append(StoreQuery(text: TextKey(request.text), style: request.style, width: request.width))
+        }
         var results = texts.measurements(for: queries).makeIterator()
         return parsed.map { parsed in
             switch parsed {
             case .failed(let outcome):
                 return outcome
-            case .request(_, let extras):
+            case .request(let request):
+                let extras = request.extras
                 switch results.next() {
                 case .success(let result)?: return .measured(result, extras: extras)
                 case .failure(let error)?: return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
@@ -159,33 +226,47 @@ package struct BatchProcessor: Sendable {
 
     /// One input line read: what to measure, or the outcome already (an error).
     enum Parsed {
-        case request(StoreQuery, extras: [(String, JSONValue)])
+        case request(Request)
         case failed(Outcome)
+    }
+
+    /// What a valid line asks for: its text (not yet hashed), style and width, checked, and the fields
+    /// to echo.
+    struct Request {
+        var text: String
+        var style: TextStyle
+        var width: Double
+        var extras: [(String, JSONValue)]
     }
 
     /// Parses and checks one line's UTF-8 bytes.
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
-        guard let value = try? JSONScanner.parse(line) else {
-            let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
-            return .failed(Self.error(isBlank ? "blank line" : "invalid JSON"))
-        }
+        guard let value = try? JSONScanner.parse(line) else { return .failed(Self.unreadable(line)) }
         return parse(item: value)
+    }
+
+    /// The error for a line that is not JSON.
+    static func unreadable(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+        let isBlank = String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+        return error(isBlank ? "blank line" : "invalid JSON")
     }
 
     /// Reads and checks one parsed item's fields.
     func parse(item value: JSONValue) -> Parsed {
         guard case .object(let fields) = value else { return .failed(Self.error("each line must be a JSON object")) }
-        // One pass over the fields (the first of a repeated key wins); no dictionary per line.
-        var field: (text: JSONValue?, width: JSONValue?, size: JSONValue?, maxLines: JSONValue?, breaking: JSONValue?)
+        // One pass over the fields (the first of a repeated key wins); no dictionary per line. Where each
+        // field is, -1 for none: positions, not copies of the values (a copy and a destruction each).
+        var at = (text: -1, width: -1, size: -1, maxLines: -1, breaking: -1)
         var extras: [(String, JSONValue)] = []
         var extraKeys: Set<String> = []   // used past a few extras only: below that a linear search is faster
-        for (key, value) in fields {
+        for position in fields.indices {
+            let key = fields[position].0
             switch key {
-            case "text": if field.text == nil { field.text = value }
-            case "width": if field.width == nil { field.width = value }
-            case "size": if field.size == nil { field.size = value }
-            case "maxLines": if field.maxLines == nil { field.maxLines = value }
-            case "breaking": if field.breaking == nil { field.breaking = value }
+            case "text": if at.text < 0 { at.text = position }
+            case "width": if at.width < 0 { at.width = position }
+            case "size": if at.size < 0 { at.size = position }
+            case "maxLines": if at.maxLines < 0 { at.maxLines = position }
+            case "breaking": if at.breaking < 0 { at.breaking = position }
             default:
                 // Echoed once, and never over the output's own keys: a line holding a key twice is
                 // read differently by different JSON readers (most keep the last, the echoed one).
@@ -196,27 +277,33 @@ package struct BatchProcessor: Sendable {
                     if extraKeys.isEmpty { extraKeys = Set(extras.map(\.0)) }
                     guard extraKeys.insert(key).inserted else { break }
                 }
-                extras.append((key, value))
+                extras.append((key, fields[position].1))
             }
         }
 
-        guard let textValue = field.text else { return .failed(Self.error("missing field \"text\"", extras)) }
-        guard case .string(let text) = textValue else { return .failed(Self.error("\"text\" must be a string", extras)) }
-        guard let widthValue = field.width else { return .failed(Self.error("missing field \"width\"", extras)) }
-        guard let width = Self.number(widthValue) else { return .failed(Self.error("\"width\" must be a number", extras)) }
+        guard at.text >= 0 else { return .failed(Self.error("missing field \"text\"", extras)) }
+        guard case .string(let text) = fields[at.text].1 else {
+            return .failed(Self.error("\"text\" must be a string", extras))
+        }
+        guard at.width >= 0 else { return .failed(Self.error("missing field \"width\"", extras)) }
+        guard let width = Self.number(fields[at.width].1) else {
+            return .failed(Self.error("\"width\" must be a number", extras))
+        }
         var style = self.style
-        if let sizeValue = field.size {
-            guard let size = Self.number(sizeValue) else { return .failed(Self.error("\"size\" must be a number", extras)) }
+        if at.size >= 0 {
+            guard let size = Self.number(fields[at.size].1) else {
+                return .failed(Self.error("\"size\" must be a number", extras))
+            }
             style.size = size
         }
-        if let maxLinesValue = field.maxLines {
-            guard case .int(let maxLines) = maxLinesValue else {
+        if at.maxLines >= 0 {
+            guard case .int(let maxLines) = fields[at.maxLines].1 else {
                 return .failed(Self.error("\"maxLines\" must be an integer", extras))
             }
             style.maxLines = maxLines
         }
-        if let breakingValue = field.breaking {
-            guard case .string(let name) = breakingValue, let breaking = LineBreaking(rawValue: name) else {
+        if at.breaking >= 0 {
+            guard case .string(let name) = fields[at.breaking].1, let breaking = LineBreaking(rawValue: name) else {
                 return .failed(Self.error(Self.breakingError, extras))
             }
             style.breaking = breaking
@@ -229,7 +316,7 @@ package struct BatchProcessor: Sendable {
         } catch {
             return .failed(Self.error(error.message(naming: { "\"\($0)\"" }), extras))
         }
-        return .request(StoreQuery(text: TextKey(text), style: style, width: width), extras: extras)
+        return .request(Request(text: text, style: style, width: width, extras: extras))
     }
 
     /// The error for a `"breaking"` that names no ``LineBreaking``.

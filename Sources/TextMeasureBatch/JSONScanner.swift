@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A small JSON parser for batch input lines: one pass over the UTF-8 bytes, no Foundation. It keeps
 /// object keys in input order, repeated ones included (so echoed fields come back as they were given;
 /// the caller decides which of a repeated key counts), and tells integers from other numbers.
@@ -19,21 +25,70 @@ package struct JSONScanner {
 
     package struct Failure: Error {}
 
+    /// A batch item parsed by ``parse(_:textLike:)``: its value, and where its text's string token is.
+    package struct Item {
+        /// The parsed value. When ``textIsPrevious`` is true, the text field's value is an empty string
+        /// standing in for the previous item's text, which it equals.
+        package var value: JSONValue
+        /// The first top-level `"text"` field's string token as written, quotes and escapes included
+        /// (its bytes, in the line parsed); nil when the value is no object or has no such field, or
+        /// the field's value is no string.
+        package var text: UnsafeBufferPointer<UInt8>?
+        /// Whether ``text`` holds the same bytes as the token passed to ``parse(_:textLike:)``, in which
+        /// case that string was not decoded.
+        package var textIsPrevious = false
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// For ``parse(_:textLike:)``: whether the top-level `"text"` field is looked for, the previous
+    /// item's token, and what was found.
+    private var findsText = false
+    private var previousText: UnsafeBufferPointer<UInt8>?
+    private var text: Range<Int>?
+    private var sawText = false
+    private var textIsPrevious = false
 
     /// Parses one complete JSON value from UTF-8 bytes; anything but white space after it is an error.
     /// Invalid UTF-8 inside strings becomes U+FFFD.
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var scanner = JSONScanner(bytes: bytes)
-        let value = try scanner.value(depth: 0)
-        scanner.skipWhitespace()
-        guard scanner.index == bytes.count else { throw Failure() }
-        return value
+        return try scanner.complete()
+    }
+
+    /// Parses a batch item as ``parse(_:)`` does, and also finds the string token of its text: the
+    /// first top-level field named `"text"` (the one a batch reads), when its value is a string. When
+    /// that token's bytes equal `previous` (quotes and escapes as written: equal bytes are equal
+    /// strings), the string is not decoded again: a batch item whose text is the previous item's costs
+    /// a comparison, not a decoding.
+    ///
+    /// - Parameters:
+    ///   - bytes: One line's UTF-8.
+    ///   - previous: The previous item's ``Item/text`` token, or nil.
+    /// - Returns: The value and where its text token is (see ``Item``).
+    /// - Throws: ``Failure`` exactly when ``parse(_:)`` does.
+    /// - Complexity: O(*n*) in the line's length; the text, when it is the previous one, is compared
+    ///   byte for byte (`memcmp`) instead of decoded.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, textLike previous: UnsafeBufferPointer<UInt8>?)
+        throws(Failure) -> Item {
+        var scanner = JSONScanner(bytes: bytes)
+        scanner.findsText = true
+        scanner.previousText = previous
+        let value = try scanner.complete()
+        let text = scanner.text.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
+        return Item(value: value, text: text, textIsPrevious: scanner.textIsPrevious)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+    }
+
+    /// The one value the bytes hold, with nothing but white space after it.
+    private mutating func complete() throws(Failure) -> JSONValue {
+        let value = try value(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw Failure() }
+        return value
     }
 
     private mutating func skipWhitespace() {
@@ -70,7 +125,12 @@ package struct JSONScanner {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
             index += 1
-            fields.append((key, try value(depth: depth + 1)))
+            if depth == 0 && findsText && !sawText && key == "text" {
+                sawText = true
+                fields.append((key, try textValue()))
+            } else {
+                fields.append((key, try value(depth: depth + 1)))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -92,6 +152,26 @@ package struct JSONScanner {
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
             throw Failure()
         }
+    }
+
+    /// The value of the item's text field (see ``parse(_:textLike:)``): a string token equal to the
+    /// previous one is skipped, not decoded; another string is decoded and its token noted.
+    private mutating func textValue() throws(Failure) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return try value(depth: 1) }
+        let start = index
+        // A token equal to a whole valid one (closing quote included) is that string: the bytes are
+        // read the same way up to the same closing quote.
+        if let previous = previousText, let base = bytes.baseAddress, let previousBase = previous.baseAddress,
+           previous.count <= bytes.count - index, memcmp(base + index, previousBase, previous.count) == 0 {
+            index += previous.count
+            text = start..<index
+            textIsPrevious = true
+            return .string("")
+        }
+        let value = JSONValue.string(try string())
+        text = start..<index
+        return value
     }
 
     /// The index of the first byte at or after `start` that ends a string's plain run: a `"`, a `\\` or

@@ -29,12 +29,16 @@ struct LRUDictionaryGroupTests {
                 model.append((key, step, group))
                 #expect(evicted.map(\.key) == expectedEvicted)
             case 3:
-                // An ungrouped `set` of a grouped key takes it out of its group.
-                lru.set(step, for: key, hash: key.bucket)
+                // An ungrouped `set` of a grouped key takes it out of its group; a key not held goes in
+                // by `insertNew` one time in two, taking the node of the oldest entry (grouped or not).
                 if let index = model.firstIndex(where: { $0.key == key }) {
+                    lru.set(step, for: key, hash: key.bucket)
                     model.remove(at: index)
-                } else if model.count >= capacity {
-                    model.removeFirst()
+                } else {
+                    let evicted = step % 2 == 0 ? lru.insertNew(step, for: key, hash: key.bucket)?.key
+                        : lru.set(step, for: key, hash: key.bucket).first?.key
+                    let expected = model.count >= capacity ? model.removeFirst().key : nil
+                    #expect(evicted == expected)
                 }
                 model.append((key, step, nil))
             case 4:

@@ -33,6 +33,14 @@ struct LRUDictionaryReleaseTests {
         lru.capacity = 2
         #expect(counter.live == 2)
         #expect(lru.keysByRecency == [101, 100])
+        // The entry `insertNew` evicts is handed back, and released with it.
+        do {
+            let evicted = lru.insertNew(Tracked(counter), for: 102, hash: 102.hashValue)
+            #expect(evicted?.key == 100)
+            #expect(counter.live == 3)
+        }
+        #expect(counter.live == 2)
+        #expect(lru.keysByRecency == [102, 101])
         lru.removeAll()
         #expect(counter.live == 0)
     }

@@ -24,15 +24,20 @@ struct LRUDictionaryTests {
             let key = Colliding(id: Int(rng.next() % 150), bucket: Int(rng.next() % 7))
             switch rng.next() % 6 {
             case 0, 1:
-                let evicted = lru.set(step, for: key, hash: hash(key))
-                var expectedEvicted: [Colliding] = []
-                if let index = model.firstIndex(where: { $0.key == key }) {
-                    model.remove(at: index)
+                let held = model.firstIndex(where: { $0.key == key })
+                // A key not held goes in by `insertNew` one time in two (its node is the oldest's when full).
+                let evicted = held == nil && step % 2 == 1
+                    ? lru.insertNew(step, for: key, hash: hash(key)).map { [$0] } ?? []
+                    : lru.set(step, for: key, hash: hash(key))
+                var expectedEvicted: [(key: Colliding, value: Int)] = []
+                if let held {
+                    model.remove(at: held)
                 } else if model.count >= capacity {
-                    expectedEvicted.append(model.removeFirst().key)
+                    expectedEvicted.append(model.removeFirst())
                 }
                 model.append((key, step))
-                #expect(evicted.map(\.key) == expectedEvicted)
+                #expect(evicted.map(\.key) == expectedEvicted.map(\.key))
+                #expect(evicted.map(\.value) == expectedEvicted.map(\.value))
             case 2:
                 let expected = model.firstIndex(where: { $0.key == key })
                 #expect(lru.value(for: key, hash: hash(key)) == expected.map { model[$0].value })

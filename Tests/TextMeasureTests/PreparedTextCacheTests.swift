@@ -55,6 +55,44 @@ struct PreparedTextCacheTests {
         #expect(cache.statistics.bytes == 0 && cache.statistics.entries == 0)
     }
 
+    /// Both bounds at once: a new text takes the oldest one's place at the count bound, and the byte
+    /// bound may evict more. What is held is always the most recent texts that fit, their bytes summed
+    /// exactly, and every text not held was counted as evicted.
+    @Test func countAndByteBoundsTogether() throws {
+        // Texts of one to six times a unit, so that a large one needs several small ones evicted.
+        let texts = (0..<40).map { index in Self.texts(1, words: 8 * (1 + index * 7 % 6))[0] + " \(index)" }
+        let sizes = try texts.map { try Fixtures.measurer.prepare($0, style: Self.style).byteCount }
+        let budget = sizes.max()! * 2
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 5, maximumBytes: budget)
+        var held: [Int] = []   // the model: indices of the texts held, most recent last
+        for (index, text) in texts.enumerated() {
+            _ = try cache.prepared(text, style: Self.style)
+            held.append(index)
+            if held.count > 5 { held.removeFirst() }
+            while held.map({ sizes[$0] }).reduce(0, +) > budget { held.removeFirst() }
+            let statistics = cache.statistics
+            #expect(statistics.entries == held.count)
+            #expect(statistics.bytes == held.map { sizes[$0] }.reduce(0, +))
+            #expect(statistics.evictions == index + 1 - held.count)
+        }
+        // The held texts are found; the one evicted last is not.
+        let hits = cache.statistics.hits
+        for index in held { _ = try cache.prepared(texts[index], style: Self.style) }
+        #expect(cache.statistics.hits == hits + held.count)
+        _ = try cache.prepared(texts[held[0] - 1], style: Self.style)
+        #expect(cache.statistics.hits == hits + held.count)
+    }
+
+    /// Hits a caller counts for texts it reused itself (the batch's repeated lines) add to the hits.
+    @Test func countedHitsAddToTheHits() throws {
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 4)
+        _ = try cache.prepared("Hello", style: Self.style)
+        _ = try cache.prepared("Hello", style: Self.style)
+        cache.countHits(5)
+        let statistics = cache.statistics
+        #expect(statistics.hits == 6 && statistics.misses == 1 && statistics.entries == 1)
+    }
+
     @Test func aTextLargerThanTheBudgetIsMeasuredButNotKept() throws {
         let small = "A short row."
         let large = Self.texts(1, words: 2_000)[0]

@@ -175,6 +175,42 @@ package struct LRUDictionary<Key: Hashable, Value> {
         return evicted
     }
 
+    /// Stores `value` for `key`, which the dictionary does not hold, under `hash` as the most recently
+    /// used entry, in no group. A full dictionary gives it the node of its least recently used entry,
+    /// which is returned: no array of evictions, and no node moved or appended.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - key: The key; the dictionary must not hold it (look it up first).
+    ///   - hash: The key's hash, as every other look-up of this dictionary computes it.
+    /// - Returns: The entry evicted to make room, or nil when there was room.
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    package mutating func insertNew(_ value: Value, for key: Key, hash: Int) -> (key: Key, value: Value)? {
+        assert(find(key, hash: hash).node == nil, "insertNew(_:for:hash:) of a key the dictionary holds")
+        guard count >= capacity, oldest >= 0 else {
+            set(value, for: key, hash: hash)   // room: appended, nothing evicted
+            return nil
+        }
+        let slot = oldest
+        removeFromIndex(slot)
+        unlink(slot)
+        unlinkFromGroup(slot)
+        var key = key, value = value
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            swap(&nodes[Int(slot)].key, &key)
+            swap(&nodes[Int(slot)].value, &value)
+            nodes[Int(slot)].hash = hash
+        }
+        nodes[Int(slot)].older = newest
+        nodes[Int(slot)].newer = -1
+        if newest >= 0 { nodes[Int(newest)].newer = slot }
+        newest = slot
+        if oldest < 0 { oldest = slot }
+        index.insert(hash: hash, entry: Int(slot))
+        return (key, value)
+    }
+
     /// Removes the entry for `key`, returning its value.
     @inlinable @discardableResult
     package mutating func removeValue(for key: Key) -> Value? {
@@ -199,7 +235,7 @@ package struct LRUDictionary<Key: Hashable, Value> {
     /// node moves into its place (renumbered in the index and the list), so nothing stays behind.
     @inlinable @discardableResult
     mutating func removeNode(_ slot: Int32) -> (key: Key, value: Value) {
-        index.remove(hash: nodes[Int(slot)].hash, entry: Int(slot), hashOf: { nodes[$0].hash })
+        removeFromIndex(slot)
         unlink(slot)
         unlinkFromGroup(slot)
         let last = Int32(nodes.count - 1)
@@ -307,6 +343,17 @@ package struct LRUDictionary<Key: Hashable, Value> {
     func find(_ key: Key, hash: Int) -> (node: Int32?, bucket: Int) {
         let found = index.find(hash: hash) { nodes[$0].hash == hash && nodes[$0].key == key }
         return (found.entry.map { Int32($0) }, found.bucket)
+    }
+
+    /// Takes node `slot` out of the index. The other nodes' hashes are read through a buffer pointer:
+    /// a closure reading `nodes[$0].hash` captured the dictionary, which was copied for it (its
+    /// arrays retained and released) at every removal.
+    @inlinable
+    mutating func removeFromIndex(_ slot: Int32) {
+        let hash = nodes[Int(slot)].hash
+        nodes.withUnsafeBufferPointer { nodes in
+            index.remove(hash: hash, entry: Int(slot), hashOf: { nodes[$0].hash })
+        }
     }
 
     @inlinable

@@ -129,29 +129,30 @@ public final class PreparedTextCache: Sendable {
     }
 
     /// Keeps `prepared` if it fits the budget, evicting the least recently used texts until the cache
-    /// is within both bounds. The evicted texts are freed after the lock is released.
+    /// is within both bounds. The evicted texts are freed after the lock is released. At the count
+    /// bound the new text takes the oldest one's place (one eviction, no array); only the byte bound
+    /// may evict more.
     private func store(_ prepared: PreparedText, for key: Key) {
         let size = prepared.byteCount
         let maximumBytes = self.maximumBytes
-        let evicted = state.withLock { state -> [PreparedText] in
+        let hash = key.fileHash
+        let evicted = state.withLock { state -> (first: PreparedText?, more: [PreparedText]) in
             guard size <= maximumBytes else {
                 state.statistics.oversized += 1
-                return []
+                return (nil, [])
             }
-            if state.store.peek(key, hash: key.fileHash) != nil { return [] }   // another thread stored it first
-            var evicted: [PreparedText] = []
-            for (_, old) in state.store.set(prepared, for: key, hash: key.fileHash) {
-                state.bytes -= old.byteCount
-                evicted.append(old)
-            }
+            if state.store.peek(key, hash: hash) != nil { return (nil, []) }   // another thread stored it first
+            let first = state.store.insertNew(prepared, for: key, hash: hash)?.value
+            if let first { state.bytes -= first.byteCount }
             state.bytes += size
             // The new text alone fits, so this stops before reaching it.
+            var more: [PreparedText] = []
             while state.bytes > maximumBytes, let oldest = state.store.removeOldest() {
                 state.bytes -= oldest.value.byteCount
-                evicted.append(oldest.value)
+                more.append(oldest.value)
             }
-            state.statistics.evictions += evicted.count
-            return evicted
+            state.statistics.evictions += (first == nil ? 0 : 1) + more.count
+            return (first, more)
         }
         _ = evicted
     }
@@ -276,6 +277,16 @@ public final class PreparedTextCache: Sendable {
             statistics.bytes = state.bytes
             return statistics
         }
+    }
+
+    /// Counts texts a caller found prepared without asking: the batch lays a block's lines that repeat
+    /// the previous line's text out from the prepared text it already holds, and reports them here once
+    /// a block, so that ``Statistics/hits`` still counts every text that was not prepared again.
+    ///
+    /// - Parameter count: How many texts were reused.
+    /// - Complexity: O(1), one lock.
+    package func countHits(_ count: Int) {
+        state.withLock { $0.statistics.hits += count }
     }
 
     /// Drops every prepared text (counters are kept).
