@@ -121,7 +121,7 @@ package struct JSONScanner {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
-            let key = try string()
+            let key = try self.key()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
             index += 1
@@ -210,6 +210,27 @@ package struct JSONScanner {
         index += count
     }
 
+    /// The keys a batch line usually holds: a key written as one of these (no escapes) is taken from
+    /// here, not decoded from the bytes again (they are small strings: a copy is 16 bytes).
+    private static let commonKeys: [(utf8: [UInt8], key: String)] =
+        ["text", "width", "size", "maxLines", "breaking", "id"].map { (Array($0.utf8), $0) }
+
+    /// An object's key: a string, taken from ``commonKeys`` when it is written as one of them.
+    private mutating func key() throws(Failure) -> String {
+        let start = index + 1
+        let end = Self.firstSpecialByte(in: bytes, from: start)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), let base = bytes.baseAddress {
+            for common in Self.commonKeys where common.utf8.count == end - start {
+                let equal = common.utf8.withUnsafeBufferPointer { memcmp(base + start, $0.baseAddress!, end - start) == 0 }
+                if equal {
+                    index = end + 1
+                    return common.key
+                }
+            }
+        }
+        return try string()
+    }
+
     private mutating func string() throws(Failure) -> String {
         index += 1   // opening quote
         let start = index
@@ -291,34 +312,72 @@ package struct JSONScanner {
     }
 
     /// JSON's number grammar; integers that fit become `.int`, the rest `.number`.
+    ///
+    /// The digits are read into an integer as they are checked. An integer that fits is that integer;
+    /// a number with a fraction, no exponent and at most 15 significant digits is that integer divided
+    /// by a power of ten up to 10^22: both are exact `Double`s and the division rounds once, so the
+    /// result is the correctly rounded value (Clinger's fast path), as `Double(String)` gives. Anything
+    /// else goes through `Double(String)`.
     private mutating func number() throws(Failure) -> JSONValue {
         let start = index
         var isInteger = true
-        if index < bytes.count && bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let isNegative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if isNegative { index += 1 }
         guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { throw Failure() }
+        // The digits read so far as an integer (negative for a negative number), while it fits.
+        var significand = 0, fits = true, significantDigits = 0, fractionDigits = 0
+        func add(_ byte: UInt8) {
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            if significand != 0 || digit != 0 { significantDigits += 1 }
+            guard fits else { return }
+            let (times10, overflow1) = significand.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = isNegative ? times10.subtractingReportingOverflow(digit)
+                                              : times10.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { fits = false } else { significand = sum }
+        }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                add(bytes[index])
+                index += 1
+            }
         }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
             let digits = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                add(bytes[index])
+                index += 1
+            }
             guard index > digits else { throw Failure() }
+            fractionDigits = index - digits
         }
+        var hasExponent = false
         if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
             isInteger = false
+            hasExponent = true
             index += 1
             if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
             let digits = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             guard index > digits else { throw Failure() }
         }
+        if fits && isInteger { return .int(significand) }
+        if fits && !hasExponent && significantDigits <= 15 && fractionDigits <= 22 {
+            // |significand| < 10^15 < 2^53 and 10^fractionDigits ≤ 10^22 are exact; -0.0 keeps its sign.
+            let value = Double(significand.magnitude) / Self.powersOfTen[fractionDigits]
+            return .number(isNegative ? -value : value)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let int = Int(text) { return .int(int) }
         guard let double = Double(text) else { throw Failure() }
         return .number(double)
+    }
+
+    /// 10^0 … 10^22, every one an exact `Double`.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { power, _ in power * 10 }
     }
 }

@@ -149,6 +149,55 @@ struct JSONScannerTests {
         #expect(try number("0.5") == 0.5)
     }
 
+    /// Numbers read digit by digit (integers, and fractions of at most 15 significant digits by one
+    /// division) are the ones `Int(String)` and `Double(String)` give, on seeded random spellings:
+    /// short and long, with leading and trailing zeros, at every fraction length up to 25, near the
+    /// 15-digit and `Int` limits, with and without exponents, and negative zeros.
+    @Test func numbersAreWhatTheStandardLibraryReads() throws {
+        var random = SplitMix64(seed: 0x6E756D62657273)
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &random))) })
+        }
+        var checked = 0
+        for _ in 0..<60_000 {
+            var text = Bool.random(using: &random) ? "-" : ""
+            let integerDigits = Int.random(in: 0...20, using: &random)
+            let integer = integerDigits == 0 ? "0" : String(Int.random(in: 1...9, using: &random)) + digits(integerDigits - 1)
+            text += integer
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: break
+            case 1, 2: text += "." + digits(Int.random(in: 1...25, using: &random))
+            default:
+                text += "." + digits(Int.random(in: 1...6, using: &random)) + "e" + ["", "+", "-"].randomElement(using: &random)!
+                    + String(Int.random(in: 0...30, using: &random))
+            }
+            let value = try JSONValue.scan(text)
+            if let int = Int(text), !text.contains(".") && !text.contains("e") {
+                #expect(value.isSame(as: .int(int)), "\(text)")
+            } else {
+                let double = try #require(Double(text))
+                guard case .number(let parsed) = value else { Issue.record("\(text) is not a number"); continue }
+                #expect(parsed.bitPattern == double.bitPattern, "\(text): \(parsed) against \(double)")
+            }
+            checked += 1
+        }
+        #expect(checked == 60_000)
+        for text in ["0.1", "0.3", "-0.0", "0.000000000000000000001", "123456789012345.6", "1234567890123456.7",
+                     "999999999999999.9", "0.1234567890123456789012", "4503599627370497.5", "17.5", "390.25"] {
+            guard case .number(let parsed) = try JSONValue.scan(text) else { Issue.record("\(text) is not a number"); continue }
+            #expect(parsed.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+    }
+
+    /// Keys spelled as the usual batch keys and keys that only start or end like them, or escape
+    /// them, all read as written.
+    @Test func commonKeysReadAsWritten() throws {
+        let json = #"{"text":1,"texts":2,"tex":3,"te\u0078t":4,"width":5,"maxLines":6,"breaking":7,"id":8,"i":9,"":10}"#
+        guard case .object(let fields) = try JSONValue.scan(json) else { Issue.record("not an object"); return }
+        #expect(fields.map(\.0) == ["text", "texts", "tex", "text", "width", "maxLines", "breaking", "id", "i", ""])
+        for (index, field) in fields.enumerated() { #expect(field.1.isSame(as: .int(index + 1)), "\(field.0)") }
+    }
+
     @Test(arguments: ["01", "-01", "00", "1.", ".5", "+1", "1e", "1e+", "-", "0x10", "NaN", "Infinity", "-Infinity",
                       "1.e5", "--1", "1ee5", "1e5.5", "1_000", "١"])
     func invalidNumbersAreRefused(json: String) {
