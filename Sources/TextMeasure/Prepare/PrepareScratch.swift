@@ -21,10 +21,11 @@ final class PrepareScratch: @unchecked Sendable {
     private var nominalAdvanceStorage = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
     var clusters: [Itemizer.Cluster] = []
     var runs: [Run] = []
-    var pieceBounds: [Int] = []
-    var pieceKeys: [ShapeCache.Key?] = []
-    var pieceShapes: [ShapeCache.Shape?] = []
-    var shapedPieces: [(ShapeCache.Key, ShapeCache.Shape)] = []
+    /// The shaped-piece cache's lists for one run (see `ShapeCache.shape`).
+    var pieceBounds = ScratchList<Int>()
+    var pieceKeys = ScratchList<ShapeCache.Key?>()
+    var pieceShapes = ScratchList<ShapeCache.Shape?>()
+    var shapedPieces = ScratchList<(ShapeCache.Key, ShapeCache.Shape)>()
     /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
     var ligatures: [Range<Int>] = []
     /// Pieces of over-long grapheme clusters shaped during the current preparation.
@@ -52,6 +53,10 @@ final class PrepareScratch: @unchecked Sendable {
         hb_buffer_destroy(buffer)
         for plan in shapePlans.values { hb_shape_plan_destroy(plan) }
         release()
+        pieceBounds.deallocate()
+        pieceKeys.deallocate()
+        pieceShapes.deallocate()
+        shapedPieces.deallocate()
     }
 
     /// The shape plan for `font` and the buffer's segment properties (set before calling), as

@@ -75,7 +75,9 @@ final class ShapeCache: Sendable {
         /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
         static let runEdge = UInt32.max - 1
 
-        init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
+        /// `seed` is the cache's (see `ShapeCache.keySeed`).
+        init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes,
+             seed: UInt64) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
@@ -84,7 +86,7 @@ final class ShapeCache: Sendable {
             self.text = text
             // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
             // `Hasher` (SipHash) took tens, for one key per piece of every text.
-            var h = Self.seed
+            var h = seed
             h = Self.mix(h, font.packed)
             h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
             h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
@@ -94,8 +96,6 @@ final class ShapeCache: Sendable {
             h = Self.mix(h, text.words.3)
             hash = Int(truncatingIfNeeded: h)
         }
-
-        private static let seed = UInt64.random(in: 0...UInt64.max)
 
         @inline(__always)
         private static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
@@ -143,6 +143,8 @@ final class ShapeCache: Sendable {
     /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
     private let uncachable = Atomic<Int>(0)
     private let runsShapedWhole = Atomic<Int>(0)
+    /// The keys' hash seed, per cache (a `static let` cost a `swift_once` check per key).
+    private let keySeed = UInt64.random(in: 0...UInt64.max)
     private let stretchesWidened = Atomic<Int>(0)
 
     init(capacity: Int) {
@@ -180,20 +182,16 @@ final class ShapeCache: Sendable {
         var cached = scratch.pieceShapes
         var shaped = scratch.shapedPieces
         defer {
-            // Hand the (emptied) lists back for the next run.
-            bounds.removeAll(keepingCapacity: true)
-            keys.removeAll(keepingCapacity: true)
-            cached.removeAll(keepingCapacity: true)
-            shaped.removeAll(keepingCapacity: true)
+            // Hand the (emptied, maybe grown) lists back for the next run.
+            bounds.removeAll()
+            keys.removeAll()
+            cached.removeAll()
+            shaped.removeAll()
             scratch.pieceBounds = bounds
             scratch.pieceKeys = keys
             scratch.pieceShapes = cached
             scratch.shapedPieces = shaped
         }
-        scratch.pieceBounds = []
-        scratch.pieceKeys = []
-        scratch.pieceShapes = []
-        scratch.shapedPieces = []
         bounds.append(run.start)
         for offset in (run.start + 1)..<max(run.start + 1, run.end)
         where flags[offset] & UInt8(CUB_LINE_BREAK) != 0 && flags[offset] & UInt8(CUB_GRAPHEME_BOUNDARY) != 0 {
@@ -215,11 +213,11 @@ final class ShapeCache: Sendable {
             let after = end < run.end ? Key.inside : !readsContext ? Key.runEdge
                 : end < bytes.count ? UTF8Decoding.scalar(in: bytes, at: end).value : 0
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
-                            after: after, text: text))
+                            after: after, text: text, seed: keySeed))
         }
         var uncachablePieces = 0
-        for key in keys {
-            guard let key else {
+        for piece in 0..<pieceCount {
+            guard let key = keys[piece] else {
                 uncachablePieces += 1
                 cached.append(nil)
                 continue
@@ -287,8 +285,8 @@ final class ShapeCache: Sendable {
                     into: &shaped)
             afterFullStretch = last + 1 - first >= Self.maximumStretch && last + 1 < pieceCount
             if afterFullStretch {
-                for (key, shape) in shaped { shard(key).withLock { $0.set(shape, for: key, hash: key.hash) } }
-                shaped.removeAll(keepingCapacity: true)
+                store(shaped)
+                shaped.removeAll()
             }
             piece = last + 1
         }
@@ -302,17 +300,23 @@ final class ShapeCache: Sendable {
                 if let shape = cached[piece] { Self.write(shape, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
         }
-        for (key, shape) in shaped {
-            shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
-        }
+        store(shaped)
         if uncachablePieces > 0 { uncachable.add(uncachablePieces, ordering: .relaxed) }
         if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
     }
 
+    /// Stores the pieces `shape` collected.
+    private func store(_ shaped: ScratchList<(Key, Shape)>) {
+        for index in 0..<shaped.count {
+            let (key, shape) = shaped[index]
+            shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
+        }
+    }
+
     /// Collects, for storing, the pieces whose edges HarfBuzz marked safe to concatenate in the shaping
     /// just done (which covered bytes up to `shapedEnd`; an edge at the end of a run has no flag to check).
-    private func collect(pieces: Range<Int>, bounds: [Int], keys: [Key?], shapedEnd: Int, output: Shaper.Output,
-                         into shaped: inout [(Key, Shape)]) {
+    private func collect(pieces: Range<Int>, bounds: ScratchList<Int>, keys: ScratchList<Key?>, shapedEnd: Int,
+                         output: Shaper.Output, into shaped: inout ScratchList<(Key, Shape)>) {
         for piece in pieces {
             guard let key = keys[piece] else { continue }
             let start = bounds[piece], end = bounds[piece + 1]
