@@ -189,8 +189,10 @@ struct Itemizer {
         guard var current = clusters.first.map({ Run(start: 0, end: 0, font: $0.font ?? 0, script: $0.script) }) else {
             return
         }
+        // Fonts and scripts compared as integers (not through `Optional`'s and `hb_script_t`'s `Equatable`).
         for cluster in clusters.dropFirst()
-        where cluster.font != current.font || cluster.script != current.script || cluster.continuesGrapheme
+        where cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
+            || cluster.continuesGrapheme
             || cluster.start - current.start >= Self.maximumRunBytes {
             current.end = cluster.start
             runs.append(current)

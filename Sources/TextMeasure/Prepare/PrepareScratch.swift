@@ -26,6 +26,10 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceKeys = ScratchList<ShapeCache.Key?>()
     var pieceShapes = ScratchList<ShapeCache.Shape?>()
     var shapedPieces = ScratchList<(ShapeCache.Key, ShapeCache.Shape)>()
+    /// The prepared form's segments and clusters as a text's paragraphs are added (see `Preparer`):
+    /// kept from one preparation to the next, so that they grow only when a text needs more.
+    var segments: [Segment] = []
+    var preparedClusters: [PreparedCluster] = []
     /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
     var ligatures: [Range<Int>] = []
     /// Pieces of over-long grapheme clusters shaped during the current preparation.
@@ -90,6 +94,10 @@ final class PrepareScratch: @unchecked Sendable {
             scratch.cutPieces.removeAll()
             // Keep the pool and each scratch bounded: a huge text does not pin its memory.
             if scratch.capacity > 1 << 20 { scratch.release() }
+            if scratch.preparedClusters.capacity > 1 << 16 {
+                scratch.segments = []
+                scratch.preparedClusters = []
+            }
             pool.withLock { pool in
                 if pool.count < 64 { pool.append(scratch) }
             }
