@@ -19,7 +19,8 @@ final class PrepareScratch: @unchecked Sendable {
     private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Per glyph of the last shaping: its nominal advance (see `Shaper.shape`); grown on demand.
     private var nominalAdvanceStorage = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
-    var clusters: [Itemizer.Cluster] = []
+    /// The paragraph's grapheme clusters (see `Itemizer.clusters(of:flags:into:)`).
+    var clusters = ScratchList<Itemizer.Cluster>()
     var runs: [Run] = []
     /// The shaped-piece cache's lists for one run (see `ShapeCache.shape`).
     var pieceBounds = ScratchList<Int>()
@@ -136,6 +137,7 @@ final class PrepareScratch: @unchecked Sendable {
             nominalAdvanceStorage.deallocate()
             nominalAdvanceStorage = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
+        clusters.deallocate()
         guard capacity > 0 else { return }
         flags.deallocate()
         advance.deallocate()

@@ -257,7 +257,7 @@ struct Preparer {
         /// In the browser modes only U+0020, tabs and U+3000 are white space that hangs (NBSP, U+202F
         /// and the other spaces are ordinary characters for Blink), and it hangs always, also after a
         /// cluster wider than the line (CSS `white-space: pre-wrap`).
-        private mutating func appendClusters(_ itemized: inout [Itemizer.Cluster], base: Int, byteCount: Int,
+        private mutating func appendClusters(_ itemized: inout ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch,
                                              breaking: LineBreaking) {
             Self.reserve(itemized.count, more: &clusters)
@@ -483,7 +483,7 @@ struct Preparer {
 
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
         /// width of their content and of the white space that hangs after it.
-        private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
+        private mutating func appendSegments(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
                                              bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) {
             let clusters = self.clusters

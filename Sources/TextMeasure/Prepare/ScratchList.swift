@@ -4,8 +4,8 @@
 /// `removeAll(keepingCapacity:)` that hands it back.
 ///
 /// A copy shares the memory: use one copy at a time, and store it back in the scratch when done (it
-/// may have grown into new memory).
-struct ScratchList<Element> {
+/// may have grown into new memory). Elements are set in place through any copy.
+struct ScratchList<Element>: RandomAccessCollection {
     private var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
     private var capacity = 0
@@ -13,6 +13,9 @@ struct ScratchList<Element> {
     init() {
         assert(_isPOD(Element.self), "ScratchList holds plain values only")
     }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
 
     subscript(index: Int) -> Element {
         get {
@@ -46,7 +49,7 @@ struct ScratchList<Element> {
     }
 
     private mutating func grow() {
-        let newCapacity = max(16, 2 * capacity)
+        let newCapacity = Swift.max(16, 2 * capacity)
         let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         if let base {
             newBase.moveInitialize(from: base, count: count)
