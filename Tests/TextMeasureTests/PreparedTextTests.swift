@@ -140,6 +140,32 @@ struct ShapeCacheTests {
         #expect(uncached.shapingStatistics.pieceHits == 0)
     }
 
+    /// A stretch of new pieces whose join with a cached neighbour is unsafe is shaped again with that
+    /// neighbour instead of shaping its run whole; the texts where that happens (Devanagari and Thai
+    /// mostly, whose words are not safe to shape apart) prepare exactly as shaping every run afresh.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func widenedStretchesAreIdenticalToWholeRuns(breaking: LineBreaking) throws {
+        let cascade = Fixtures.measurer.cascade
+        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
+        let cached = TextMeasurer(cascade: cascade)
+        let style = TextStyle(size: 15, breaking: breaking)
+        var rng = SplitMix64(seed: 0x5749_4445_4E45_4421)
+        var widenedTexts = 0
+        // Cold, then in another order: a text's words come from other texts' shapings.
+        for text in Fixtures.corpus + Fixtures.corpus.shuffled(using: &rng) {
+            let before = cached.shapingStatistics.stretchesWidened
+            let prepared = try cached.prepare(text, style: style)
+            guard cached.shapingStatistics.stretchesWidened > before else { continue }
+            widenedTexts += 1
+            let expected = try uncached.prepare(text, style: style)
+            #expect(Self.same(prepared, expected), "\(text)")
+            #expect(try prepared.layout(width: 120, withLines: true) == expected.layout(width: 120, withLines: true))
+        }
+        #expect(widenedTexts > 0)
+        // Most runs that met an unsafe join no longer shape whole.
+        #expect(cached.shapingStatistics.stretchesWidened > cached.shapingStatistics.runsShapedWhole)
+    }
+
     /// A cached piece is 160 bytes (what the measurer's documentation counts per piece).
     @Test func aPieceIs160Bytes() {
         #expect(MemoryLayout<ShapeCache.Shape>.stride == 160)

@@ -69,8 +69,9 @@ struct Itemizer {
     /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`.
     ///
     /// - Complexity: O(n) in the paragraph's bytes.
-    func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>, into clusters: inout [Cluster]) {
-        clusters.removeAll(keepingCapacity: true)
+    func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
+                  into clusters: inout ScratchList<Cluster>) {
+        clusters.removeAll()
         let count = bytes.count
         var start = 0
         while start < count {
@@ -116,7 +117,7 @@ struct Itemizer {
     /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
     @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
-                        to clusters: inout [Cluster]) {
+                        to clusters: inout ScratchList<Cluster>) {
         let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
         let isLone = firstLength == end - start
         if isLone && first < 0x80 {
@@ -146,7 +147,7 @@ struct Itemizer {
     /// two comes first in the cascade (the "less fallback" one, as Pango moves trailing spaces into the
     /// next item); emoji text does not lend its font (emoji and text are separate runs). With neither
     /// neighbour usable, the first font that covers the character.
-    private func resolveFollowers(_ clusters: inout [Cluster], bytes: UnsafeBufferPointer<UInt8>) {
+    private func resolveFollowers(_ clusters: inout ScratchList<Cluster>, bytes: UnsafeBufferPointer<UInt8>) {
         var i = 0
         while i < clusters.count {
             guard clusters[i].isNeutral else { i += 1; continue }
@@ -183,15 +184,17 @@ struct Itemizer {
 
     /// Groups consecutive clusters with the same font and script into runs; a piece of a cut grapheme
     /// cluster starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
-    func runs(of clusters: [Cluster], byteCount: Int, into runs: inout [Run]) {
+    func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run]) {
         runs.removeAll(keepingCapacity: true)
         // Every cluster has its font by now (see `Cluster.font`); the primary font stands in otherwise.
         guard var current = clusters.first.map({ Run(start: 0, end: 0, font: $0.font ?? 0, script: $0.script) }) else {
             return
         }
-        for cluster in clusters.dropFirst()
-        where cluster.font != current.font || cluster.script != current.script || cluster.continuesGrapheme
-            || cluster.start - current.start >= Self.maximumRunBytes {
+        // Fonts and scripts compared as integers (not through `Optional`'s and `hb_script_t`'s `Equatable`).
+        for index in 1..<clusters.count {
+            let cluster = clusters[index]
+            guard cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
+                    || cluster.continuesGrapheme || cluster.start - current.start >= Self.maximumRunBytes else { continue }
             current.end = cluster.start
             runs.append(current)
             current = Run(start: cluster.start, end: 0, font: cluster.font ?? 0, script: cluster.script,

@@ -68,12 +68,14 @@ public final class TextMeasurer: Sendable {
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
     }
 
-    /// How the cache of shaped pieces has done: pieces found and shaped, and runs that had to be
-    /// shaped whole because a new piece interacted with a cached neighbour.
+    /// How the cache of shaped pieces has done: pieces found and shaped, runs that had to be shaped
+    /// whole because a new piece interacted with a cached neighbour, and stretches of new pieces
+    /// shaped again with their neighbours instead.
     public var shapingStatistics: ShapingStatistics {
         let statistics = preparer.shapeCache?.statistics ?? ShapeCache.Statistics()
         return ShapingStatistics(pieceHits: statistics.hits, pieceMisses: statistics.misses,
-                                 runsShapedWhole: statistics.runsShapedWhole)
+                                 runsShapedWhole: statistics.runsShapedWhole,
+                                 stretchesWidened: statistics.stretchesWidened)
     }
 
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
@@ -154,6 +156,9 @@ public struct ShapingStatistics: Hashable, Sendable {
     public var pieceMisses: Int
     /// Runs shaped as a whole because new text interacted with cached neighbours.
     public var runsShapedWhole: Int
+    /// Stretches of new text that interacted with a cached neighbour and were shaped again, taking
+    /// the neighbour in, instead of shaping their run whole.
+    public var stretchesWidened: Int = 0
 
     /// `pieceHits / (pieceHits + pieceMisses)`, or 0 before any.
     public var hitRate: Double {

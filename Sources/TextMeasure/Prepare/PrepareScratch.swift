@@ -19,12 +19,18 @@ final class PrepareScratch: @unchecked Sendable {
     private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Per glyph of the last shaping: its nominal advance (see `Shaper.shape`); grown on demand.
     private var nominalAdvanceStorage = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
-    var clusters: [Itemizer.Cluster] = []
+    /// The paragraph's grapheme clusters (see `Itemizer.clusters(of:flags:into:)`).
+    var clusters = ScratchList<Itemizer.Cluster>()
     var runs: [Run] = []
-    var pieceBounds: [Int] = []
-    var pieceKeys: [ShapeCache.Key?] = []
-    var pieceShapes: [ShapeCache.Shape?] = []
-    var shapedPieces: [(ShapeCache.Key, ShapeCache.Shape)] = []
+    /// The shaped-piece cache's lists for one run (see `ShapeCache.shape`).
+    var pieceBounds = ScratchList<Int>()
+    var pieceKeys = ScratchList<ShapeCache.Key?>()
+    var pieceShapes = ScratchList<ShapeCache.Shape?>()
+    var shapedPieces = ScratchList<(ShapeCache.Key, ShapeCache.Shape)>()
+    /// The prepared form's segments and clusters as a text's paragraphs are added (see `Preparer`):
+    /// kept from one preparation to the next, so that they grow only when a text needs more.
+    var segments: [Segment] = []
+    var preparedClusters: [PreparedCluster] = []
     /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
     var ligatures: [Range<Int>] = []
     /// Pieces of over-long grapheme clusters shaped during the current preparation.
@@ -59,6 +65,10 @@ final class PrepareScratch: @unchecked Sendable {
         hb_buffer_destroy(buffer)
         for entry in shapePlans.values { hb_shape_plan_destroy(entry.plan) }
         release()
+        pieceBounds.deallocate()
+        pieceKeys.deallocate()
+        pieceShapes.deallocate()
+        shapedPieces.deallocate()
     }
 
     /// The shape plan for `font` and the buffer's segment properties (set before calling), as
@@ -97,6 +107,10 @@ final class PrepareScratch: @unchecked Sendable {
             scratch.cutPieces.removeAll()
             // Keep the pool and each scratch bounded: a huge text does not pin its memory.
             if scratch.capacity > 1 << 20 { scratch.release() }
+            if scratch.preparedClusters.capacity > 1 << 16 {
+                scratch.segments = []
+                scratch.preparedClusters = []
+            }
             pool.withLock { pool in
                 if pool.count < 64 { pool.append(scratch) }
             }
@@ -135,6 +149,7 @@ final class PrepareScratch: @unchecked Sendable {
             nominalAdvanceStorage.deallocate()
             nominalAdvanceStorage = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
+        clusters.deallocate()
         guard capacity > 0 else { return }
         flags.deallocate()
         advance.deallocate()

@@ -25,11 +25,12 @@ struct Preparer {
     func prepare(_ text: String, style: TextStyle, fonts: ScaledFonts) throws(TextMeasureError) -> PreparedText {
         try MeasurementLimits.check(textByteCount: text.utf8.count)
         var text = text
-        let outcome: Result<Builder, TextMeasureError> = text.withUTF8 { bytes in
+        let outcome: Result<Builder.Lists, TextMeasureError> = text.withUTF8 { bytes in
             PrepareScratch.withScratch { scratch in
-                var builder = Builder()
-                guard bytes.count > 0 else { return .success(builder) }   // empty text: no lines
+                guard bytes.count > 0 else { return .success(Builder.Lists()) }   // empty text: no lines
                 scratch.reserve(bytes: bytes.count + 1)
+                var builder = Builder(reusing: scratch)
+                defer { builder.handBack(to: scratch) }
                 let isBrowser = style.breaking.isBrowser
                 let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: isBrowser),
                                       fonts: fonts, shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
@@ -44,16 +45,16 @@ struct Preparer {
                         failure = error
                     }
                 }
-                return failure.map { .failure($0) } ?? .success(builder)
+                return failure.map { .failure($0) } ?? .success(builder.lists())
             }
         }
-        let builder = try outcome.get()
-        let tabs = builder.hasTab ? Self.tabSpacing(fonts, style: style) : (stop: 0, minimum: 0)
+        let lists = try outcome.get()
+        let tabs = lists.hasTab ? Self.tabSpacing(fonts, style: style) : (stop: 0, minimum: 0)
         let tabStop = tabs.stop
         let tabMinimum = tabs.minimum
         return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
-                            segments: builder.segments, clusters: builder.clusters,
-                            lineStartAdjusts: builder.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
+                            segments: lists.segments, clusters: lists.clusters,
+                            lineStartAdjusts: lists.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
     }
 
     /// The distance between tab stops and the least a tab advances, in layout units (see
@@ -138,11 +139,64 @@ struct Preparer {
     ///
     /// Offsets are stored in 32 bits: `prepare` refuses texts of 2^31 bytes or more, so every byte offset
     /// and cluster index fits. Advances are summed in `Int` and stored clamped to 32 bits per cluster.
+    ///
+    /// The segments and clusters grow in the scratch's lists, which keep their capacity from one
+    /// preparation to the next, and the result gets copies of exactly their size: no reallocation as
+    /// a text's lists grow, and no spare capacity held by the prepared text.
     private struct Builder {
-        var segments: [Segment] = []
-        var clusters: [PreparedCluster] = []
+        var segments: [Segment]
+        var clusters: [PreparedCluster]
         var lineStartAdjusts: [LineStartAdjust] = []
         var hasTab = false
+
+        /// The prepared form's lists, at their exact size.
+        struct Lists {
+            var segments: [Segment] = []
+            var clusters: [PreparedCluster] = []
+            var lineStartAdjusts: [LineStartAdjust] = []
+            var hasTab = false
+        }
+
+        /// A builder growing the scratch's lists (taken out of it, so that they are not shared).
+        init(reusing scratch: PrepareScratch) {
+            segments = scratch.segments
+            clusters = scratch.preparedClusters
+            scratch.segments = []
+            scratch.preparedClusters = []
+            segments.removeAll(keepingCapacity: true)
+            clusters.removeAll(keepingCapacity: true)
+        }
+
+        /// Gives the lists back to the scratch for its next preparation.
+        mutating func handBack(to scratch: PrepareScratch) {
+            scratch.segments = segments
+            scratch.preparedClusters = clusters
+            segments = []
+            clusters = []
+        }
+
+        /// Copies of the lists at their exact size.
+        func lists() -> Lists {
+            Lists(segments: Self.exactCopy(segments), clusters: Self.exactCopy(clusters),
+                  lineStartAdjusts: lineStartAdjusts, hasTab: hasTab)
+        }
+
+        private static func exactCopy<Element>(_ list: [Element]) -> [Element] {
+            guard !list.isEmpty else { return [] }
+            return Array(unsafeUninitializedCapacity: list.count) { buffer, count in
+                _ = buffer.initialize(from: list)
+                count = list.count
+            }
+        }
+
+        /// Makes room for `count` more elements, at least doubling the capacity when it grows (a text
+        /// of many short paragraphs would otherwise reallocate its list once a paragraph). Always
+        /// through `reserveCapacity`, which leaves the list unique: the appends after it are cheaper.
+        @inline(__always)
+        private static func reserve<Element>(_ count: Int, more list: inout [Element]) {
+            let needed = list.count + count
+            list.reserveCapacity(needed > list.capacity ? max(needed, 2 * list.capacity) : needed)
+        }
 
         mutating func add(paragraph range: Range<Int>, _ context: Context) throws(TextMeasureError) {
             let base = range.lowerBound
@@ -203,10 +257,10 @@ struct Preparer {
         /// In the browser modes only U+0020, tabs and U+3000 are white space that hangs (NBSP, U+202F
         /// and the other spaces are ordinary characters for Blink), and it hangs always, also after a
         /// cluster wider than the line (CSS `white-space: pre-wrap`).
-        private mutating func appendClusters(_ itemized: inout [Itemizer.Cluster], base: Int, byteCount: Int,
+        private mutating func appendClusters(_ itemized: inout ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              bytes: UnsafeBufferPointer<UInt8>, scratch: PrepareScratch,
                                              breaking: LineBreaking) {
-            clusters.reserveCapacity(clusters.count + itemized.count)
+            Self.reserve(itemized.count, more: &clusters)
             let clusterAtByte = scratch.clusterAtByte
             let isBrowser = breaking.isBrowser
             for i in itemized.indices {
@@ -214,7 +268,8 @@ struct Preparer {
                 let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
                 for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
-                if i == 0 || itemized[i - 1].font != cluster.font || itemized[i - 1].script != cluster.script {
+                if i == 0 || itemized[i - 1].font ?? -1 != cluster.font ?? -1
+                    || itemized[i - 1].script.rawValue != cluster.script.rawValue {
                     clusterFlags.insert(.hangsAlways)
                 }
                 if isBrowser && cluster.isSpace {
@@ -428,10 +483,11 @@ struct Preparer {
 
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
         /// width of their content and of the white space that hangs after it.
-        private mutating func appendSegments(_ itemized: [Itemizer.Cluster], base: Int, byteCount: Int,
+        private mutating func appendSegments(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
                                              bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) {
             let clusters = self.clusters
+            Self.reserve(itemized.count, more: &segments)
             var segmentStart = 0
             for i in 1...itemized.count {
                 let atEnd = i == itemized.count

@@ -9,7 +9,8 @@ import Synchronization
 /// in the shaping it came from, no lookup looked across either of its edges (the flag is clear at both);
 /// such a piece shapes the same on its own. When a run mixes cached and new pieces, only the new
 /// stretches are shaped, and if HarfBuzz reports that a stretch interacts with its cached neighbours,
-/// the whole run is shaped instead. Keys include the font and size (as ``HBFont/ID``, the face's
+/// it is shaped again with them (see `maximumWidenings`), and if that fails too, the whole run is
+/// shaped instead. Keys include the font and size (as ``HBFont/ID``, the face's
 /// process-unique id and the scale: never the `hb_font_t`'s address, which a font made after another
 /// was freed may reuse at another size), script, direction and the piece's
 /// bytes (pieces over 32 bytes are not cached). Inside a run that is all: HarfBuzz promises that two
@@ -74,7 +75,9 @@ final class ShapeCache: Sendable {
         /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
         static let runEdge = UInt32.max - 1
 
-        init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes) {
+        /// `seed` is the cache's (see `ShapeCache.keySeed`).
+        init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes,
+             seed: UInt64) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
@@ -83,7 +86,7 @@ final class ShapeCache: Sendable {
             self.text = text
             // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
             // `Hasher` (SipHash) took tens, for one key per piece of every text.
-            var h = Self.seed
+            var h = seed
             h = Self.mix(h, font.packed)
             h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
             h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
@@ -93,8 +96,6 @@ final class ShapeCache: Sendable {
             h = Self.mix(h, text.words.3)
             hash = Int(truncatingIfNeeded: h)
         }
-
-        private static let seed = UInt64.random(in: 0...UInt64.max)
 
         @inline(__always)
         private static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
@@ -130,6 +131,8 @@ final class ShapeCache: Sendable {
         var hits = 0
         var misses = 0
         var runsShapedWhole = 0
+        /// Stretches shaped again, wider, after an unsafe join, without shaping their run whole.
+        var stretchesWidened = 0
     }
 
     /// The pieces, split by hash into shards with a lock each: with one lock, two cores preparing
@@ -140,6 +143,9 @@ final class ShapeCache: Sendable {
     /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
     private let uncachable = Atomic<Int>(0)
     private let runsShapedWhole = Atomic<Int>(0)
+    /// The keys' hash seed, per cache (a `static let` cost a `swift_once` check per key).
+    private let keySeed = UInt64.random(in: 0...UInt64.max)
+    private let stretchesWidened = Atomic<Int>(0)
 
     init(capacity: Int) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
@@ -148,7 +154,8 @@ final class ShapeCache: Sendable {
 
     var statistics: Statistics {
         var statistics = Statistics(misses: uncachable.load(ordering: .relaxed),
-                                    runsShapedWhole: runsShapedWhole.load(ordering: .relaxed))
+                                    runsShapedWhole: runsShapedWhole.load(ordering: .relaxed),
+                                    stretchesWidened: stretchesWidened.load(ordering: .relaxed))
         for shard in shards {
             shard.withLock { table in
                 statistics.hits += table.hits
@@ -175,20 +182,16 @@ final class ShapeCache: Sendable {
         var cached = scratch.pieceShapes
         var shaped = scratch.shapedPieces
         defer {
-            // Hand the (emptied) lists back for the next run.
-            bounds.removeAll(keepingCapacity: true)
-            keys.removeAll(keepingCapacity: true)
-            cached.removeAll(keepingCapacity: true)
-            shaped.removeAll(keepingCapacity: true)
+            // Hand the (emptied, maybe grown) lists back for the next run.
+            bounds.removeAll()
+            keys.removeAll()
+            cached.removeAll()
+            shaped.removeAll()
             scratch.pieceBounds = bounds
             scratch.pieceKeys = keys
             scratch.pieceShapes = cached
             scratch.shapedPieces = shaped
         }
-        scratch.pieceBounds = []
-        scratch.pieceKeys = []
-        scratch.pieceShapes = []
-        scratch.shapedPieces = []
         bounds.append(run.start)
         for offset in (run.start + 1)..<max(run.start + 1, run.end)
         where flags[offset] & UInt8(CUB_LINE_BREAK) != 0 && flags[offset] & UInt8(CUB_GRAPHEME_BOUNDARY) != 0 {
@@ -210,11 +213,11 @@ final class ShapeCache: Sendable {
             let after = end < run.end ? Key.inside : !readsContext ? Key.runEdge
                 : end < bytes.count ? UTF8Decoding.scalar(in: bytes, at: end).value : 0
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
-                            after: after, text: text))
+                            after: after, text: text, seed: keySeed))
         }
         var uncachablePieces = 0
-        for key in keys {
-            guard let key else {
+        for piece in 0..<pieceCount {
+            guard let key = keys[piece] else {
                 uncachablePieces += 1
                 cached.append(nil)
                 continue
@@ -225,11 +228,13 @@ final class ShapeCache: Sendable {
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
         // HarfBuzz's flags at the two joins say whether the stretch interacts with them. A stretch holds
         // at most `maximumStretch` pieces; the pieces after a full one are looked up again (the stretch
-        // just stored them), so that a long run repeating a few words shapes each of them once.
+        // just stored them), so that a long run repeating a few words shapes each of them once. A
+        // stretch whose join is unsafe takes in the neighbouring piece on that side and is shaped
+        // again (see `maximumWidenings`); only when that fails too is the whole run shaped.
         var shapedWhole = false
         var piece = 0
         var afterFullStretch = false
-        while piece < pieceCount {
+        stretches: while piece < pieceCount {
             if afterFullStretch {
                 for next in piece..<min(piece + Self.maximumStretch, pieceCount) where cached[next] == nil {
                     if let key = keys[next] { cached[next] = shard(key).withLock { $0.value(for: key, hash: key.hash) } }
@@ -240,28 +245,48 @@ final class ShapeCache: Sendable {
                 afterFullStretch = false
                 continue
             }
-            var last = piece
+            var first = piece, last = piece
             while last + 1 < pieceCount && cached[last + 1] == nil && last + 1 - piece < Self.maximumStretch { last += 1 }
-            let start = bounds[piece], end = bounds[last + 1]
-            let extendedStart = start > run.start ? Self.start(ofScalarBefore: start, in: bytes) : start
-            let extendedEnd = end < run.end ? end + UTF8Decoding.scalar(in: bytes, at: end).length : end
-            // Right after a full stretch, the character this one extends into was shaped there: keep it.
-            let kept = afterFullStretch ? Self.save(extendedStart..<start, of: output) : nil
-            Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
-                         of: bytes, font: font, scratch: scratch, output: output)
-            let startJoinUnsafe = extendedStart < start && (!output.isClusterStart[start] || output.isUnsafe[start])
-            let endJoinUnsafe = extendedEnd > end && (!output.isClusterStart[end] || output.isUnsafe[end])
-            if let kept { Self.restore(kept, at: extendedStart, to: output) }
-            if startJoinUnsafe || endJoinUnsafe {
-                shapedWhole = true
-                break
+            var widenings = 0
+            var extendedEnd = 0
+            while true {
+                let start = bounds[first], end = bounds[last + 1]
+                let extendedStart = start > run.start ? Self.start(ofScalarBefore: start, in: bytes) : start
+                extendedEnd = end < run.end ? end + UTF8Decoding.scalar(in: bytes, at: end).length : end
+                // The character this stretch extends into before it belongs to a piece no cached shape
+                // rewrites at the end when an earlier stretch shaped that piece (right after a full or
+                // widened stretch): keep what that stretch wrote there.
+                let kept = first > 0 && cached[first - 1] == nil ? Self.save(extendedStart..<start, of: output) : nil
+                Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
+                             of: bytes, font: font, scratch: scratch, output: output)
+                let startJoinUnsafe = extendedStart < start && (!output.isClusterStart[start] || output.isUnsafe[start])
+                let endJoinUnsafe = extendedEnd > end && (!output.isClusterStart[end] || output.isUnsafe[end])
+                if let kept { Self.restore(kept, at: extendedStart, to: output) }
+                if !startJoinUnsafe && !endJoinUnsafe { break }
+                // Widen over a cached piece before (one an earlier stretch shaped is not shaped again: a
+                // join that fails there tends to fail again, and the run is shaped whole sooner) or any
+                // piece after; the pieces taken in keep this shaping, not their cached one.
+                guard widenings < Self.maximumWidenings, !startJoinUnsafe || cached[first - 1] != nil else {
+                    shapedWhole = true
+                    break stretches
+                }
+                widenings += 1
+                if startJoinUnsafe {
+                    first -= 1
+                    cached[first] = nil
+                }
+                if endJoinUnsafe {
+                    last += 1
+                    cached[last] = nil
+                }
             }
-            collect(pieces: piece..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output,
+            if widenings > 0 { stretchesWidened.add(1, ordering: .relaxed) }
+            collect(pieces: first..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output,
                     into: &shaped)
-            afterFullStretch = last + 1 - piece == Self.maximumStretch && last + 1 < pieceCount
+            afterFullStretch = last + 1 - first >= Self.maximumStretch && last + 1 < pieceCount
             if afterFullStretch {
-                for (key, shape) in shaped { shard(key).withLock { $0.set(shape, for: key, hash: key.hash) } }
-                shaped.removeAll(keepingCapacity: true)
+                store(shaped)
+                shaped.removeAll()
             }
             piece = last + 1
         }
@@ -275,17 +300,23 @@ final class ShapeCache: Sendable {
                 if let shape = cached[piece] { Self.write(shape, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
         }
-        for (key, shape) in shaped {
-            shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
-        }
+        store(shaped)
         if uncachablePieces > 0 { uncachable.add(uncachablePieces, ordering: .relaxed) }
         if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
     }
 
+    /// Stores the pieces `shape` collected.
+    private func store(_ shaped: ScratchList<(Key, Shape)>) {
+        for index in 0..<shaped.count {
+            let (key, shape) = shaped[index]
+            shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
+        }
+    }
+
     /// Collects, for storing, the pieces whose edges HarfBuzz marked safe to concatenate in the shaping
     /// just done (which covered bytes up to `shapedEnd`; an edge at the end of a run has no flag to check).
-    private func collect(pieces: Range<Int>, bounds: [Int], keys: [Key?], shapedEnd: Int, output: Shaper.Output,
-                         into shaped: inout [(Key, Shape)]) {
+    private func collect(pieces: Range<Int>, bounds: ScratchList<Int>, keys: ScratchList<Key?>, shapedEnd: Int,
+                         output: Shaper.Output, into shaped: inout ScratchList<(Key, Shape)>) {
         for piece in pieces {
             guard let key = keys[piece] else { continue }
             let start = bounds[piece], end = bounds[piece + 1]
@@ -311,6 +342,12 @@ final class ShapeCache: Sendable {
 
     /// The most pieces shaped in one stretch (see `shape`).
     static let maximumStretch = 64
+    /// How many times a stretch with an unsafe join is widened by a piece on that side and shaped
+    /// again before its run is shaped whole. A stretch whose joins are both safe after widening is
+    /// exact for the same reason any stretch is (HarfBuzz's `UNSAFE_TO_CONCAT` promise at its two
+    /// joins); the cached pieces it took in are written from its shaping, not from the cache (their
+    /// shape next to it may differ from the cached one: that join was unsafe).
+    static let maximumWidenings = 2
 
     /// What one shaping wrote for the (at most four) bytes of one character.
     private typealias SavedBytes = [(advance: Int, breakAdjust: Int32, isClusterStart: Bool, isUnsafe: Bool)]
