@@ -56,9 +56,9 @@ static inline uint32_t decode_utf8(const unsigned char *bytes, int32_t *size) {
     return (c & 0x07) << 18 | (bytes[1] & 0x3F) << 12 | (bytes[2] & 0x3F) << 6 | (bytes[3] & 0x3F);
 }
 
-// Converts UTF-8 (valid: it comes from a Swift String) to UTF-16 in the thread's buffers. Returns
-// the UTF-16 length, or -1 when memory runs out.
-static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length) {
+// Makes the thread's UTF-16 buffers hold a text of `length` UTF-8 bytes. Returns 0, or -1 when
+// memory runs out.
+static int reserve_utf16(thread_iterators *its, int32_t length) {
     if (length + 1 > its->capacity) {
         int32_t capacity = length + 1 > 256 ? length + 1 : 256;
         UChar *utf16 = realloc(its->utf16, sizeof(UChar) * (size_t)capacity);
@@ -69,20 +69,34 @@ static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length)
         its->utf8_offset = offsets;
         its->capacity = capacity;
     }
+    return 0;
+}
+
+// Stores the scalar `c` (at UTF-8 offset `i`) as UTF-16 at `utf16[n]`, with the UTF-8 offset of each
+// unit; returns the next unit's index.
+static inline int32_t put_utf16(UChar *utf16, int32_t *utf8_offset, int32_t n, uint32_t c, int32_t i) {
+    if (c >= 0x10000) {
+        utf8_offset[n] = i;
+        utf16[n++] = (UChar)(0xD800 + ((c - 0x10000) >> 10));
+        utf8_offset[n] = i;   // never a boundary: inside a surrogate pair
+        utf16[n++] = (UChar)(0xDC00 + ((c - 0x10000) & 0x3FF));
+    } else {
+        utf8_offset[n] = i;
+        utf16[n++] = (UChar)c;
+    }
+    return n;
+}
+
+// Converts UTF-8 (valid: it comes from a Swift String) to UTF-16 in the thread's buffers. Returns
+// the UTF-16 length, or -1 when memory runs out.
+static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length) {
+    if (reserve_utf16(its, length) < 0) return -1;
     const unsigned char *bytes = (const unsigned char *)utf8;
     int32_t i = 0, n = 0;
     while (i < length) {
         int32_t size;
         uint32_t c = decode_utf8(bytes + i, &size);
-        if (c >= 0x10000) {
-            its->utf8_offset[n] = i;
-            its->utf16[n++] = (UChar)(0xD800 + ((c - 0x10000) >> 10));
-            its->utf8_offset[n] = i;   // never a boundary: inside a surrogate pair
-            its->utf16[n++] = (UChar)(0xDC00 + ((c - 0x10000) & 0x3FF));
-        } else {
-            its->utf8_offset[n] = i;
-            its->utf16[n++] = (UChar)c;
-        }
+        n = put_utf16(its->utf16, its->utf8_offset, n, c, i);
         i += size;
     }
     its->utf8_offset[n] = length;
@@ -170,8 +184,14 @@ static inline uint8_t gcb_of(uint32_t c) {
 
 static inline int gcb_is_control(uint8_t g) { return g == U_GCB_CONTROL || g == U_GCB_CR || g == U_GCB_LF; }
 
-// Marks a boundary before every grapheme cluster after the first (UTF-8 offsets, `length` included).
-static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint8_t *flags) {
+// Marks a boundary before every grapheme cluster after the first (UTF-8 offsets, `length` included),
+// and converts the text to UTF-16 in the thread's buffers in the same pass (see `to_utf16`: one
+// decoding per scalar). Returns the UTF-16 length, or -1 when memory runs out.
+static int32_t grapheme_boundaries(thread_iterators *its, const unsigned char *bytes, int32_t length, uint8_t *flags) {
+    if (reserve_utf16(its, length) < 0) return -1;
+    UChar *utf16 = its->utf16;
+    int32_t *utf8_offset = its->utf8_offset;
+    int32_t n = 0;
     uint8_t previous = 0xFF;   // none yet
     int pict_then_extends = 0; // the characters since the last pictograph are Extend only
     int zwj_after_pict = 0;    // `previous` is a ZWJ that follows a pictograph and Extends (GB11)
@@ -181,9 +201,20 @@ static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint
     while (i < length) {
         int32_t size;
         uint32_t c = decode_utf8(bytes + i, &size);
+        n = put_utf16(utf16, utf8_offset, n, c, i);
         // ASCII needs no table: CR, LF, the controls, and the rest Other.
         uint8_t value = c >= 0x80 ? gcb_of(c)
             : c == '\r' ? U_GCB_CR : c == '\n' ? U_GCB_LF : (c < 0x20 || c == 0x7F) ? U_GCB_CONTROL : U_GCB_OTHER;
+        if (value == U_GCB_OTHER) {
+            // The common case, Other with none of the flags: no rule before GB999 joins it except
+            // GB9b (after a Prepend; GB3 to GB8, GB9, GB9a, GB9c, GB11 and GB12/13 need another class
+            // or flag on this side), and it ends every state below.
+            if (previous != 0xFF && previous != U_GCB_PREPEND) flags[i] |= CUB_GRAPHEME_BOUNDARY;
+            zwj_after_pict = pict_then_extends = conjunct = regional_run = 0;
+            previous = U_GCB_OTHER;
+            i += size;
+            continue;
+        }
         uint8_t g = value & GCB_MASK;
         if (previous != 0xFF) {
             uint8_t p = previous;
@@ -212,6 +243,8 @@ static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint
         i += size;
     }
     flags[length] |= CUB_GRAPHEME_BOUNDARY;
+    utf8_offset[n] = length;
+    return n;
 }
 
 int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *flags) {
@@ -260,15 +293,15 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
         unsigned char byte = (unsigned char)utf8[i];
         if (byte >= 0x80 || byte == '\r' || byte == '\n') { ascii = 0; break; }
     }
-    int32_t units = to_utf16(its, utf8, length);
-    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
-    const int32_t *offset = its->utf8_offset;
-
+    int32_t units;
     if (ascii) {
+        units = to_utf16(its, utf8, length);
         for (int32_t b = 1; b <= length; b++) flags[b] |= CUB_GRAPHEME_BOUNDARY;
     } else {
-        grapheme_boundaries((const unsigned char *)utf8, length, flags);
+        units = grapheme_boundaries(its, (const unsigned char *)utf8, length, flags);
     }
+    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
+    const int32_t *offset = its->utf8_offset;
     ubrk_setText(line, its->utf16, units, &status);
     if (U_SUCCESS(status)) {
         for (int32_t b = ubrk_following(line, 0); b != UBRK_DONE; b = ubrk_next(line)) {
