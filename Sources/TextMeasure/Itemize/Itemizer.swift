@@ -25,7 +25,7 @@ struct Run {
 /// 2. otherwise the first font covering every character of the cluster (ignoring joiners and selectors),
 ///    else the first covering its base, else the primary font (which draws `.notdef`);
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
-///    (as in Pango): it takes the font of the text around it (see `resolveFollowers`).
+///    (as in Pango): it takes the font of the text around it (see ``Followers``).
 ///
 /// With ``choosesFontPerCharacter`` (the browser modes), as Blink does for a `font-family` list: a
 /// space takes the first font that has it, like any other character, and only a cluster holding
@@ -53,8 +53,8 @@ struct Itemizer {
     /// whether it is a lone hanging space.
     struct Cluster {
         var start: Int
-        /// Index of the font in the cascade; nil for a neutral cluster until `resolveFollowers` gives it
-        /// its neighbours' font (every cluster has one once `clusters(of:flags:into:)` returns).
+        /// Index of the font in the cascade; nil for a neutral cluster until ``Followers`` gives it its
+        /// neighbours' font (every cluster has one once `clusters(of:flags:into:)` returns).
         var font: Int?
         var script: hb_script_t
         var isSpace: Bool
@@ -72,6 +72,7 @@ struct Itemizer {
     func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
                   into clusters: inout ScratchList<Cluster>) {
         clusters.removeAll()
+        var followers = Followers()
         let count = bytes.count
         var start = 0
         while start < count {
@@ -79,18 +80,21 @@ struct Itemizer {
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
             // A cluster of at most `maximumScalars` bytes cannot hold too many characters.
             if end - start <= Self.maximumScalars {
-                append(bytes, start, end, continuesGrapheme: false, to: &clusters)
+                append(bytes, start, end, continuesGrapheme: false, to: &clusters, &followers)
             } else {
                 var pieceStart = start
                 while pieceStart < end {
                     let pieceEnd = Self.pieceEnd(in: bytes, from: pieceStart, to: end)
-                    append(bytes, pieceStart, pieceEnd, continuesGrapheme: pieceStart > start, to: &clusters)
+                    append(bytes, pieceStart, pieceEnd, continuesGrapheme: pieceStart > start,
+                           to: &clusters, &followers)
                     pieceStart = pieceEnd
                 }
             }
             start = end
         }
-        resolveFollowers(&clusters, bytes: bytes)
+        if followers.neutralStart >= 0 {
+            giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, bytes: bytes)
+        }
     }
 
     /// Where the piece of the grapheme cluster `start..<end` that begins at `start` ends: before the
@@ -117,7 +121,7 @@ struct Itemizer {
     /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
     @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
-                        to clusters: inout ScratchList<Cluster>) {
+                        to clusters: inout ScratchList<Cluster>, _ followers: inout Followers) {
         let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
         let isLone = firstLength == end - start
         if isLone && first < 0x80 {
@@ -125,10 +129,11 @@ struct Itemizer {
             let isSpace = first == 0x20 || first == 0x09
             let isNeutral = (isSpace && !choosesFontPerCharacter) || first < 0x20 || first == 0x7F
             let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
-            clusters.append(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
-                                    script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
-                                    isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
-                                    continuesGrapheme: continuesGrapheme))
+            push(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
+                         script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
+                         isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
+                         continuesGrapheme: continuesGrapheme),
+                 to: &clusters, &followers, bytes: bytes)
             return
         }
         let properties = Int(cub_scalar_properties(first))
@@ -136,45 +141,69 @@ struct Itemizer {
         let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0 && !(isSpace && choosesFontPerCharacter)
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
         let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
-        clusters.append(Cluster(start: start, font: font, script: script(bytes, start, end),
-                                isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
-                                continuesGrapheme: continuesGrapheme))
+        push(Cluster(start: start, font: font, script: script(bytes, start, end),
+                     isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
+                     continuesGrapheme: continuesGrapheme),
+             to: &clusters, &followers, bytes: bytes)
     }
 
-    /// Gives neutral clusters their font and Common/Inherited clusters their script.
+    /// What `clusters(of:flags:into:)` keeps to give neutral clusters their font and Common/Inherited
+    /// clusters their script as it appends them (one pass over the paragraph, not a second over its
+    /// clusters).
     ///
     /// A stretch of neutral clusters between text in font P and text in font N takes whichever of the
     /// two comes first in the cascade (the "less fallback" one, as Pango moves trailing spaces into the
     /// next item); emoji text does not lend its font (emoji and text are separate runs). With neither
-    /// neighbour usable, the first font that covers the character.
-    private func resolveFollowers(_ clusters: inout ScratchList<Cluster>, bytes: UnsafeBufferPointer<UInt8>) {
-        var i = 0
-        while i < clusters.count {
-            guard clusters[i].isNeutral else { i += 1; continue }
-            var end = i + 1
-            while end < clusters.count && clusters[end].isNeutral { end += 1 }
-            let before = i > 0 && !clusters[i - 1].isEmoji ? clusters[i - 1].font : nil
-            let after = end < clusters.count && !clusters[end].isEmoji ? clusters[end].font : nil
-            let font: Int
-            switch (before, after) {
-            case let (before?, after?): font = min(before, after)
-            case let (before?, nil): font = before
-            case let (nil, after?): font = after
-            case (nil, nil):
-                let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[i].start)
-                font = selector.firstCovering(scalar) ?? 0
+    /// neighbour usable, the first font that covers the character. A cluster whose script is weak takes
+    /// the last strong script before it, else the first after it, else Common.
+    struct Followers {
+        /// The index of the first of the neutral clusters that end the list so far; -1 if it ends with
+        /// text (or is empty).
+        var neutralStart = -1
+        /// The last strong script so far; `HB_SCRIPT_INVALID` before the first.
+        var script = HB_SCRIPT_INVALID
+    }
+
+    /// Appends `cluster`, giving it the last strong script if its own is weak, and its font to the
+    /// stretch of neutral clusters before it if it has one (see ``Followers``).
+    @inline(__always)
+    private func push(_ cluster: Cluster, to clusters: inout ScratchList<Cluster>, _ followers: inout Followers,
+                      bytes: UnsafeBufferPointer<UInt8>) {
+        var cluster = cluster
+        if Itemizer.isWeak(cluster.script) {
+            if followers.script.rawValue != HB_SCRIPT_INVALID.rawValue { cluster.script = followers.script }
+        } else {
+            if followers.script.rawValue == HB_SCRIPT_INVALID.rawValue {
+                // Every cluster before the first strong one is weak: it takes this script.
+                for k in clusters.indices { clusters[k].script = cluster.script }
             }
-            for k in i..<end { clusters[k].font = font }
-            i = end
+            followers.script = cluster.script
         }
-        var currentScript = clusters.first(where: { !Itemizer.isWeak($0.script) })?.script ?? HB_SCRIPT_COMMON
-        for i in clusters.indices {
-            if Itemizer.isWeak(clusters[i].script) {
-                clusters[i].script = currentScript
-            } else {
-                currentScript = clusters[i].script
-            }
+        if cluster.isNeutral {
+            if followers.neutralStart < 0 { followers.neutralStart = clusters.count }
+        } else if followers.neutralStart >= 0 {
+            giveFont(to: &clusters, from: followers.neutralStart, fontAfter: cluster.isEmoji ? nil : cluster.font,
+                     bytes: bytes)
+            followers.neutralStart = -1
         }
+        clusters.append(cluster)
+    }
+
+    /// Gives the neutral clusters from `start` to the end of the list their font (see ``Followers``),
+    /// given the font of the cluster after them (nil if there is none, or it is emoji).
+    private func giveFont(to clusters: inout ScratchList<Cluster>, from start: Int, fontAfter after: Int?,
+                          bytes: UnsafeBufferPointer<UInt8>) {
+        let before = start > 0 && !clusters[start - 1].isEmoji ? clusters[start - 1].font : nil
+        let font: Int
+        switch (before, after) {
+        case let (before?, after?): font = min(before, after)
+        case let (before?, nil): font = before
+        case let (nil, after?): font = after
+        case (nil, nil):
+            let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[start].start)
+            font = selector.firstCovering(scalar) ?? 0
+        }
+        for k in start..<clusters.count { clusters[k].font = font }
     }
 
     /// The most bytes HarfBuzz shapes at once: a longer run is cut between two clusters (1 MB and more

@@ -1,0 +1,66 @@
+import CFreeType
+import CUnicodeBreak
+import Testing
+@testable import TextMeasure
+
+/// Neutral clusters (spaces, controls) take the font of the text around them and Common clusters the
+/// script of the text around them, as `Itemizer.clusters(of:flags:into:)` appends them (see
+/// `Itemizer.Followers`): at the start and end of a paragraph, next to emoji, and in stretches.
+@Suite("Itemizer followers")
+struct ItemizerFollowersTests {
+    static let selector = FontSelector(cascade: Fixtures.measurer.cascade)
+
+    /// The paragraph's clusters: (first scalar, font, script) each.
+    static func clusters(_ text: String) -> [(scalar: Unicode.Scalar, font: Int?, script: hb_script_t)] {
+        var bytes = Array(text.utf8)
+        var flags = [UInt8](repeating: 0, count: bytes.count + 1)
+        let status = bytes.withUnsafeMutableBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { cub_analyze($0.baseAddress, Int32($0.count), &flags) }
+        }
+        #expect(status == 0)
+        var list = ScratchList<Itemizer.Cluster>()
+        defer { list.deallocate() }
+        bytes.withUnsafeBufferPointer { bytes in
+            flags.withUnsafeBufferPointer { flags in
+                Itemizer(selector: selector).clusters(of: bytes, flags: flags, into: &list)
+            }
+        }
+        return list.map { cluster in
+            let scalar = String(decoding: bytes[cluster.start...], as: UTF8.self).unicodeScalars.first!
+            return (scalar, cluster.font, cluster.script)
+        }
+    }
+
+    static func font(_ scalar: Unicode.Scalar) -> Int { selector.firstCovering(scalar.value) ?? 0 }
+
+    @Test func leadingAndTrailingNeutralsTakeTheTextsFontAndScript() {
+        let arabic = Self.clusters("  مرحبا \t")
+        #expect(arabic.allSatisfy { $0.font == Self.font("م") })
+        #expect(arabic.allSatisfy { $0.script == HB_SCRIPT_ARABIC })
+        let latin = Self.clusters("ab  ")
+        #expect(latin.allSatisfy { $0.font == Self.font("a") && $0.script == HB_SCRIPT_LATIN })
+    }
+
+    @Test func aStretchBetweenTwoFontsTakesTheEarlierInTheCascade() {
+        let clusters = Self.clusters("a \u{0009} 我")
+        let latin = Self.font("a"), han = Self.font("我")
+        #expect(latin != han)
+        #expect(clusters.dropLast().allSatisfy { $0.font == latin })
+        #expect(clusters.last?.font == han)
+        // The Common spaces take the script before them; Han starts its own.
+        #expect(clusters.dropLast().allSatisfy { $0.script == HB_SCRIPT_LATIN })
+        #expect(clusters.last?.script == HB_SCRIPT_HAN)
+        let reversed = Self.clusters("我  a")
+        #expect(reversed[1].font == min(latin, han) && reversed[2].font == min(latin, han))
+    }
+
+    @Test func emojiDoesNotLendItsFont() {
+        let clusters = Self.clusters("a 😀 b")
+        #expect(clusters[1].font == Self.font("a"))
+        #expect(clusters[3].font == Self.font("b"))
+        // Between two emoji, or alone: the first font that has the space.
+        #expect(Self.clusters("😀 😀")[1].font == Self.font(" "))
+        #expect(Self.clusters("   ").allSatisfy { $0.font == Self.font(" ") && $0.script == HB_SCRIPT_COMMON })
+        #expect(Self.clusters("").isEmpty)
+    }
+}
