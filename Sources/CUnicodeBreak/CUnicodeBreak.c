@@ -287,16 +287,24 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
     }
 
     // ASCII without CR or LF (paragraphs never hold them): every byte is its own grapheme cluster
-    // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped.
-    int ascii = 1;
-    for (int32_t i = 0; i < length; i++) {
-        unsigned char byte = (unsigned char)utf8[i];
-        if (byte >= 0x80 || byte == '\r' || byte == '\n') { ascii = 0; break; }
+    // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped. The bytes are
+    // converted to UTF-16 and marked as they are checked; at the first other byte, the grapheme pass
+    // starts again from the beginning (the boundaries marked so far, between two such bytes, are its).
+    if (reserve_utf16(its, length) < 0) return U_MEMORY_ALLOCATION_ERROR;
+    UChar *utf16 = its->utf16;
+    int32_t *utf8_offset = its->utf8_offset;
+    int32_t units = 0;
+    while (units < length) {
+        unsigned char byte = (unsigned char)utf8[units];
+        if (byte >= 0x80 || byte == '\r' || byte == '\n') break;
+        utf16[units] = byte;
+        utf8_offset[units] = units;
+        if (units > 0) flags[units] = CUB_GRAPHEME_BOUNDARY;
+        units++;
     }
-    int32_t units;
-    if (ascii) {
-        units = to_utf16(its, utf8, length);
-        for (int32_t b = 1; b <= length; b++) flags[b] |= CUB_GRAPHEME_BOUNDARY;
+    if (units == length) {
+        utf8_offset[length] = length;
+        flags[length] = CUB_GRAPHEME_BOUNDARY;
     } else {
         units = grapheme_boundaries(its, (const unsigned char *)utf8, length, flags);
     }
