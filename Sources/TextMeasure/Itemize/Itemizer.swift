@@ -237,7 +237,20 @@ struct Itemizer {
                             isLone: Bool, isEmoji: Bool) -> Int {
         if isEmoji, let index = selector.firstColorCovering(first) { return index }
         if isLone { return selector.firstCovering(first) ?? 0 }
-        if let index = selector.fonts.firstIndex(where: { covers($0, bytes, start, end) }) { return index }
+        // The first font covering every character: no font before the last of the characters' first
+        // covering fonts (from the selector's table) can (it misses that character), so the search
+        // starts there; if no font covers some character, none covers them all.
+        var candidate = 0
+        var offset = start
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            if Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 {
+                guard let index = selector.firstCovering(scalar) else { return selector.firstCovering(first) ?? 0 }
+                candidate = max(candidate, index)
+            }
+            offset += length
+        }
+        if let index = selector.fonts[candidate...].firstIndex(where: { covers($0, bytes, start, end) }) { return index }
         return selector.firstCovering(first) ?? 0
     }
 

@@ -5,13 +5,15 @@ import Testing
 
 /// Neutral clusters (spaces, controls) take the font of the text around them and Common clusters the
 /// script of the text around them, as `Itemizer.clusters(of:flags:into:)` appends them (see
-/// `Itemizer.Followers`): at the start and end of a paragraph, next to emoji, and in stretches.
-@Suite("Itemizer followers")
-struct ItemizerFollowersTests {
+/// `Itemizer.Followers`): at the start and end of a paragraph, next to emoji, and in stretches. A
+/// cluster of several characters takes the first font that covers them all.
+@Suite("Itemizer")
+struct ItemizerTests {
     static let selector = FontSelector(cascade: Fixtures.measurer.cascade)
 
-    /// The paragraph's clusters: (first scalar, font, script) each.
-    static func clusters(_ text: String) -> [(scalar: Unicode.Scalar, font: Int?, script: hb_script_t)] {
+    /// The paragraph's clusters: (first scalar, font, script, characters, emoji or neutral) each.
+    static func clusters(_ text: String)
+        -> [(scalar: Unicode.Scalar, font: Int?, script: hb_script_t, scalars: [Unicode.Scalar], isOwnFont: Bool)] {
         var bytes = Array(text.utf8)
         var flags = [UInt8](repeating: 0, count: bytes.count + 1)
         let status = bytes.withUnsafeMutableBufferPointer { bytes in
@@ -25,9 +27,11 @@ struct ItemizerFollowersTests {
                 Itemizer(selector: selector).clusters(of: bytes, flags: flags, into: &list)
             }
         }
-        return list.map { cluster in
-            let scalar = String(decoding: bytes[cluster.start...], as: UTF8.self).unicodeScalars.first!
-            return (scalar, cluster.font, cluster.script)
+        return list.indices.map { index in
+            let cluster = list[index]
+            let end = index + 1 < list.count ? list[index + 1].start : bytes.count
+            let scalars = Array(String(decoding: bytes[cluster.start..<end], as: UTF8.self).unicodeScalars)
+            return (scalars[0], cluster.font, cluster.script, scalars, !cluster.isEmoji && !cluster.isNeutral)
         }
     }
 
@@ -62,5 +66,22 @@ struct ItemizerFollowersTests {
         #expect(Self.clusters("😀 😀")[1].font == Self.font(" "))
         #expect(Self.clusters("   ").allSatisfy { $0.font == Self.font(" ") && $0.script == HB_SCRIPT_COMMON })
         #expect(Self.clusters("").isEmpty)
+    }
+
+    /// Every cluster of several characters in the corpora (neither emoji nor neutral) has the first font
+    /// that covers all its characters but the neutral ones, else the first that covers its first.
+    @Test func aClusterTakesTheFirstFontCoveringAllItsCharacters() {
+        let fonts = Self.selector.fonts
+        var checked = 0
+        for text in Fixtures.corpus + Fixtures.corpus(named: "forced-breaks.txt") {
+            for cluster in Self.clusters(text) where cluster.isOwnFont && cluster.scalars.count > 1 {
+                let needed = cluster.scalars.filter { Int(cub_scalar_properties($0.value)) & CUB_FONT_NEUTRAL == 0 }
+                let expected = fonts.firstIndex { font in needed.allSatisfy { font.covers($0.value) } }
+                    ?? Self.font(cluster.scalar)
+                #expect(cluster.font == expected, "\(cluster.scalars)")
+                checked += 1
+            }
+        }
+        #expect(checked > 100)
     }
 }
