@@ -53,7 +53,7 @@ struct StoreConcurrencyTests {
         let path = folder + "/heights.sqlite"
         let input = StoreFixtures.batchInput(4_000)
         let inputPath = folder + "/input.jsonl"
-        FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8))
+        try #require(FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8)), "cannot write \(inputPath)")
         let tool = StoreFixtures.executable.path
         let both = try StoreFixtures.shell("""
             '\(tool)' batch --store '\(path)' < '\(inputPath)' > '\(folder)/a.out' 2> '\(folder)/a.err' &

@@ -34,7 +34,7 @@ struct StoreFaultTests {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
         #expect(throws: HeightStoreError.self) { try HeightStore(path: path) }
         try expectSameAsWithoutStore(path)
         #expect(FileManager.default.contents(atPath: path) == Data(bytes))   // not ours: untouched
@@ -131,7 +131,7 @@ struct StoreFaultTests {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         let input = StoreFixtures.batchInput(30_000, widths: [320, 600])
         let inputPath = path + ".jsonl"
-        FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8))
+        try #require(FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8)), "cannot write \(inputPath)")
         let tool = StoreFixtures.executable.path
         // Start a writer, wait until it has committed something, kill it with SIGKILL mid-run.
         let killed = try StoreFixtures.shell("""
