@@ -18,6 +18,8 @@ an "id" must come back with the same one, or the job fails: no row is lost, dupl
 The binary defaults to the release build of the checkout this script lives in
 (`swift build -c release --product textmeasure`); every worker must be able to run it at that path
 (on a cluster: install the same binary at the same path on every node, or ship it with --files).
+`--store PATH` passes through to `batch`, which runs `textmeasure-store` from beside the binary
+(`swift build -c release --product textmeasure-store`): install both.
 """
 
 import argparse

@@ -3,8 +3,9 @@
 
     python3 Examples/spark/test_measure_rows.py [--textmeasure PATH]
 
-Needs PySpark (`pip install pyspark`), Java 17 and the release binary
-(`swift build -c release --product textmeasure`). Every input row must come back exactly once, with
+Needs PySpark (`pip install pyspark`), Java 17 and the release binaries
+(`swift build -c release --product textmeasure --product textmeasure-store`; the store test builds
+`textmeasure-store` when it is missing beside the default binary). Every input row must come back exactly once, with
 its id, and with the same result line as `batch` gives for the whole file at once.
 """
 
@@ -44,6 +45,15 @@ def make_rows(count):
     return rows
 
 
+def ensure_store_executable():
+    """`--store` runs `textmeasure-store` from beside `textmeasure`: builds it when the default release
+    binary is used and it is missing."""
+    beside = os.path.join(os.path.dirname(BINARY), "textmeasure-store")
+    if not os.access(beside, os.X_OK) and BINARY == measure_rows.DEFAULT_BINARY:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "textmeasure-store"],
+                       cwd=measure_rows.CHECKOUT, check=True)
+
+
 class MeasureRowsTests(unittest.TestCase):
     def test_every_row_comes_back_once_with_its_id_and_batch_result(self):
         rows = make_rows(1000)
@@ -78,6 +88,7 @@ class MeasureRowsTests(unittest.TestCase):
     def test_workers_share_one_store(self):
         """Partitions measured with one --store path: a second job answers every row from the file,
         with the same output, and a local batch run finds every row there."""
+        ensure_store_executable()
         rows = make_rows(400)
         with tempfile.TemporaryDirectory() as tmp:
             source = os.path.join(tmp, "rows.jsonl")

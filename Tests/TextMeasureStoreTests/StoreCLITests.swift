@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TextMeasure
 
 /// `textmeasure batch|measure --store` and `textmeasure store`, end to end.
@@ -42,5 +43,36 @@ struct StoreCLITests {
         let missing = try StoreFixtures.run(["store", "stats", StoreFixtures.folder() + "/none/x.sqlite"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("folder does not exist"))
+    }
+
+    /// `textmeasure` itself does not link the store: the same commands run `textmeasure-store`,
+    /// which answers them directly too.
+    @Test func textmeasureStoreRunsTheSameCommands() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let input = StoreFixtures.batchInput(40)
+        let handedOver = try StoreFixtures.run(["batch", "--store", path], input: input)
+        let direct = try ProcessRunner.run(StoreFixtures.storeExecutable, ["batch", "--store", path, "--stats"],
+                                           input: input)
+        #expect(handedOver.status == 0 && direct.status == 0)
+        #expect(direct.stdout == handedOver.stdout)
+        #expect(direct.stdout == (try StoreFixtures.reference(input)))
+        #expect(direct.stderr.contains("height store: 40 hits, 0 misses, 0 written"), "\(direct.stderr)")
+        let linked = try StoreFixtures.shell("ldd '\(StoreFixtures.executable.path)' || true")
+        #expect(!linked.stdout.contains("libsqlite3"), "\(linked.stdout)")
+    }
+
+    /// Without `textmeasure-store` beside it, `textmeasure` says how to build it, having read no input.
+    @Test func storeSaysHowToBuildAMissingStoreExecutable() throws {
+        let folder = StoreFixtures.folder()
+        let copy = URL(fileURLWithPath: folder).appendingPathComponent("textmeasure")
+        try FileManager.default.copyItem(at: StoreFixtures.executable, to: copy)
+        for arguments in [["batch", "--store", folder + "/h.sqlite"], ["store", "stats", folder + "/h.sqlite"],
+                          ["measure", "--width", "100", "--store", folder + "/h.sqlite", "x"]] {
+            let outcome = try ProcessRunner.run(copy, arguments, input: "{\"text\":\"x\",\"width\":100}\n")
+            #expect(outcome.status == 1, "\(arguments)")
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr.contains("swift build -c release --product textmeasure-store"), "\(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/h.sqlite"))
     }
 }

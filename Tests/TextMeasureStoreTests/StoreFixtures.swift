@@ -18,6 +18,9 @@ enum StoreFixtures {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("textmeasure")
     }()
 
+    /// The built `textmeasure-store` (the commands with the store linked in), beside `textmeasure`.
+    static let storeExecutable = executable.deletingLastPathComponent().appendingPathComponent("textmeasure-store")
+
     /// A new empty folder under the system's temporary folder (world-writable, for the tests that run
     /// the tool as another user).
     static func folder() -> String {

@@ -76,7 +76,11 @@ struct StyleOptions: ParsableArguments {
 }
 
 /// A failure reported as `Error: <message>` with exit status 1.
-struct CLIError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct CLIError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+
+    package init(message: String) {
+        self.message = message
+    }
 }

@@ -1,6 +1,5 @@
 import TextMeasure
 import TextMeasureBatch
-import TextMeasureStore
 
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +21,9 @@ struct BatchRun {
     var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
 
     func run() throws {
+        // Before any input is read: without the store linked in, this hands the process over to
+        // textmeasure-store (see HeightStoreLink).
+        let link = try store.map { _ in try HeightStoreAccess.current() }
         // The first lines are read before waiting for the fonts, which may still be loading.
         var input = LineReader(descriptor: STDIN_FILENO)
         let output = OutputWriter.standardOutput
@@ -32,7 +34,7 @@ struct BatchRun {
         do throws(IOFailure) {
             var lines = try first.get()
             let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
-            let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
+            let heightStore = store.flatMap { link?.open(path: $0) }
             let processor = BatchProcessor(measurer: measurer, style: style, preparedTexts: max(1, cachedTexts),
                                            preparedTextBytes: bytes, store: heightStore)
             while let chunk = lines {
@@ -41,7 +43,7 @@ struct BatchRun {
             }
             heightStore?.flush()
             if stats, store != nil {
-                let written = heightStore?.statistics.written ?? 0
+                let written = heightStore?.writtenCount ?? 0
                 let t = processor.texts.statistics
                 try OutputWriter.standardError.write("""
                     height store: \(t.storeHits) hits, \(t.storeMisses) misses, \(written) written\(heightStore == nil ? " (skipped)" : "")

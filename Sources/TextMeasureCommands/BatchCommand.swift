@@ -1,13 +1,6 @@
 import ArgumentParser
 import TextMeasure
 import TextMeasureBatch
-import TextMeasureStore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

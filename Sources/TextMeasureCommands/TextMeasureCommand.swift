@@ -1,9 +1,10 @@
 import ArgumentParser
 import CSched
 
-@main
-struct TextMeasureCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `textmeasure` command line, run by both `textmeasure` and `textmeasure-store` (the same
+/// commands with the height store linked in; see ``HeightStoreLink``).
+package struct TextMeasureCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "textmeasure",
         abstract: "Measure how tall text will be at a width, without rendering it.",
         discussion: """
@@ -14,7 +15,10 @@ struct TextMeasureCommand: ParsableCommand {
                       RenderCommand.self]
     )
 
-    static func main() {
+    package init() {}
+
+    /// Runs the command line of this process.
+    package static func main() {
         csched_remember_affinity()   // before any thread is pinned (see CPUSpread)
         // The bundled fonts load while the arguments are parsed (see BundledMeasurer).
         BundledMeasurer.preload()

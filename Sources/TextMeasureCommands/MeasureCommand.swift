@@ -1,7 +1,6 @@
 import ArgumentParser
 import TextMeasure
 import TextMeasureBatch
-import TextMeasureStore
 
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,11 +33,13 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Without the store linked in, this hands the process over to textmeasure-store.
+        let link = try store.map { _ in try HeightStoreAccess.current() }
         let measurer = try style.makeMeasurer()
         let result: TextMeasurement
         do {
-            if let path = store {
-                let heightStore = HeightStore.openOrWarn(path: path)
+            if let path = store, let link {
+                let heightStore = link.open(path: path)
                 let texts = PreparedTextCache(measurer: measurer, capacity: 1, store: heightStore)
                 result = try texts.measure(text, style: style.style, width: width, withLines: json)
                 heightStore?.flush()
