@@ -24,12 +24,12 @@ struct BatchRun {
         // Before any input is read: without the store linked in, this hands the process over to
         // textmeasure-store (see HeightStoreLink).
         let link = try store.map { _ in try HeightStoreAccess.current() }
-        // The first lines are read before waiting for the fonts, which may still be loading.
-        var input = LineReader(descriptor: STDIN_FILENO)
+        // The first lines are read before waiting for the fonts, which may still be loading; each
+        // chunk after them is read while the one before it is measured.
+        let input = ChunkReader(LineReader(descriptor: STDIN_FILENO), maxLines: max(1, chunk),
+                                maxBytes: BatchCommand.chunkBytes)
         let output = OutputWriter.standardOutput
-        let first = Result { () throws(IOFailure) -> Lines? in
-            try input.next(maxLines: max(1, chunk), maxBytes: BatchCommand.chunkBytes)
-        }
+        let first = Result { () throws(IOFailure) -> Lines? in try input.next() }
         let measurer = try StyleOptions.makeMeasurer(fonts: fonts)
         do throws(IOFailure) {
             var lines = try first.get()
@@ -39,7 +39,7 @@ struct BatchRun {
                                            preparedTextBytes: bytes, store: heightStore)
             while let chunk = lines {
                 try output.write(processor.process(chunk))
-                lines = try input.next(maxLines: max(1, self.chunk), maxBytes: BatchCommand.chunkBytes)
+                lines = try input.next()
             }
             heightStore?.flush()
             if stats, store != nil {

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+import TextMeasureBatch
+
+@Suite("Chunk reader")
+struct ChunkReaderTests {
+    /// Writes `text` to a temporary file and opens it.
+    func descriptor(for text: String) throws -> (Int32, String) {
+        let path = NSTemporaryDirectory() + "chunk-reader-\(getpid())-\(UUID().uuidString).txt"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0)
+        return (descriptor, path)
+    }
+
+    func strings(_ lines: Lines) -> [String] {
+        lines.ranges.map { String(decoding: lines.bytes[$0], as: UTF8.self) }
+    }
+
+    /// Reading ahead hands out the chunks reading in turn gives, in order, then nil (and nil again).
+    @Test func sameChunksAsReadingInTurn() throws {
+        var random = SplitMix64(seed: 7)
+        for round in 0..<40 {
+            let count = Int(random.next() % 3_000)
+            let lines = (0..<count).map { index in
+                String(repeating: "é", count: Int(random.next() % 40)) + "\(round).\(index)"
+            }
+            let text = lines.joined(separator: "\n") + (random.next() % 2 == 0 ? "\n" : "")
+            let maxLines = 1 + Int(random.next() % 700)
+            let maxBytes = random.next() % 4 == 0 ? 2_000 : Int.max
+            let (direct, directPath) = try descriptor(for: text)
+            let (ahead, aheadPath) = try descriptor(for: text)
+            defer { close(direct); close(ahead); unlink(directPath); unlink(aheadPath) }
+            var reader = LineReader(descriptor: direct)
+            var expected: [[String]] = []
+            while let lines = try reader.next(maxLines: maxLines, maxBytes: maxBytes) { expected.append(strings(lines)) }
+            let chunks = ChunkReader(LineReader(descriptor: ahead), maxLines: maxLines, maxBytes: maxBytes)
+            var got: [[String]] = []
+            while let lines = try chunks.next() { got.append(strings(lines)) }
+            #expect(try chunks.next() == nil)
+            #expect(got == expected, "round \(round)")
+            #expect(got.flatMap { $0 } == lines)
+        }
+    }
+
+    /// A descriptor that cannot be read (a directory) fails once, as the line reader does.
+    @Test func readFailureIsReported() throws {
+        let descriptor = open(NSTemporaryDirectory(), O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let chunks = ChunkReader(LineReader(descriptor: descriptor), maxLines: 10, maxBytes: .max)
+        #expect(throws: IOFailure.self) { try chunks.next() }
+    }
+}
