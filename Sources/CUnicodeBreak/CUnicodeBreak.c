@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/ucptrie.h>
 #include <unicode/uscript.h>
 
 // One prototype per kind, opened once; each thread clones its own working copies.
@@ -103,6 +104,8 @@ static int32_t to_utf16(thread_iterators *its, const char *utf8, int32_t length)
     return n;
 }
 
+static void load_line_machines(void);
+
 static void open_prototypes(void) {
     pthread_key_create(&thread_key, free_thread_iterators);
     // The root locale: UAX #14 defaults plus ICU's dictionaries for South-East Asian scripts.
@@ -113,6 +116,8 @@ static void open_prototypes(void) {
     if (U_FAILURE(prototype_status)) return;
     grapheme_prototype = ubrk_open(UBRK_CHARACTER, "", NULL, 0, &prototype_status);
     gcb_table = calloc(0x110000, sizeof *gcb_table);
+    if (U_FAILURE(prototype_status)) return;
+    load_line_machines();
 }
 
 static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
@@ -184,14 +189,8 @@ static inline uint8_t gcb_of(uint32_t c) {
 
 static inline int gcb_is_control(uint8_t g) { return g == U_GCB_CONTROL || g == U_GCB_CR || g == U_GCB_LF; }
 
-// Marks a boundary before every grapheme cluster after the first (UTF-8 offsets, `length` included),
-// and converts the text to UTF-16 in the thread's buffers in the same pass (see `to_utf16`: one
-// decoding per scalar). Returns the UTF-16 length, or -1 when memory runs out.
-static int32_t grapheme_boundaries(thread_iterators *its, const unsigned char *bytes, int32_t length, uint8_t *flags) {
-    if (reserve_utf16(its, length) < 0) return -1;
-    UChar *utf16 = its->utf16;
-    int32_t *utf8_offset = its->utf8_offset;
-    int32_t n = 0;
+// Marks a boundary before every grapheme cluster after the first (UTF-8 offsets, `length` included).
+static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint8_t *flags) {
     uint8_t previous = 0xFF;   // none yet
     int pict_then_extends = 0; // the characters since the last pictograph are Extend only
     int zwj_after_pict = 0;    // `previous` is a ZWJ that follows a pictograph and Extends (GB11)
@@ -201,7 +200,6 @@ static int32_t grapheme_boundaries(thread_iterators *its, const unsigned char *b
     while (i < length) {
         int32_t size;
         uint32_t c = decode_utf8(bytes + i, &size);
-        n = put_utf16(utf16, utf8_offset, n, c, i);
         // ASCII needs no table: CR, LF, the controls, and the rest Other.
         uint8_t value = c >= 0x80 ? gcb_of(c)
             : c == '\r' ? U_GCB_CR : c == '\n' ? U_GCB_LF : (c < 0x20 || c == 0x7F) ? U_GCB_CONTROL : U_GCB_OTHER;
@@ -243,8 +241,6 @@ static int32_t grapheme_boundaries(thread_iterators *its, const unsigned char *b
         i += size;
     }
     flags[length] |= CUB_GRAPHEME_BOUNDARY;
-    utf8_offset[n] = length;
-    return n;
 }
 
 int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *flags) {
@@ -267,6 +263,279 @@ int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *f
     return 0;
 }
 
+// ---- Line breaks (UAX #14 as ICU's line.txt / line_normal.txt rules implement it) ----
+//
+// ICU 72's line rules are not plain UAX #14: they chain rules (`!!chain`: a rule may continue from
+// the end of another's match), tailor LB8a, LB9/LB10 (a combining mark after a space or a control
+// is AL), LB15 (QU before OP), LB21a, LB25 (one regular expression over a whole number, prefix to
+// postfix), LB30 (only OP/CP of East_Asian_Width other than F, W, H) and LB30b (unassigned
+// pictographs as EB), and hand class SA (Thai, Lao, Khmer, Myanmar, ...) to dictionaries. Rather
+// than restate those rules by hand, this pass runs the state machine ICU compiled from them: the
+// iterator's binary rules (`ubrk_getBinaryRules`, a public API) hold a trie from character to
+// category (a set of characters no rule tells apart: one Line_Break class, or part of one) and the
+// forward DFA over categories; `line_breaks` is ICU's `RuleBasedBreakIterator::handleNext` loop,
+// over UTF-8. Each match starts at the last break and runs until the DFA stops; the break goes after
+// the last character that left it in an accepting state, or, for the three '/' rules (LB8
+// `$ZW $SP* / [^...]`, LB15's `$SP $IS / [^...]`, LB30a's `$RI $CM* $RI / [...]`), at the '/'. A
+// break's rule status says whether it is mandatory: 100 (UBRK_LINE_HARD) for LB4 and LB5, after BK,
+// NL, LF, CR not before LF; 0 otherwise. The two rule sets differ only in CJ: NS in line.txt (LB21,
+// no break before small kana), ID in line_normal.txt.
+//
+// What this saves is ICU's machinery around that loop (UTF-16, UText, the break cache, about 500
+// instructions per break); the loop reads one category byte and one table row per character.
+//
+// The one fallback: a paragraph holding a character of a dictionary category ($dictionary = [$SA])
+// goes to ICU's iterator whole (`line_breaks_icu`), since ICU then breaks inside runs with its
+// dictionaries. If the compiled data is not in the layout this loop reads (RBBI data format 6, ICU
+// 68 and later), every paragraph goes to ICU.
+
+typedef struct {
+    // The forward state table as 16-bit rows of `stride` entries: accepting (0 no, 1 a break after
+    // this character, > 1 a look-ahead rule completed: the break goes where that rule's '/' was),
+    // look-ahead slot (> 1 at the '/' of a rule: remember this position), the flags a break there
+    // gets (CUB_LINE_BREAK, and CUB_MANDATORY_BREAK if its rule status is UBRK_LINE_HARD), then
+    // per category the next state: its row's offset, with LINE_ACCEPTS if that row's accepting is 1
+    // and LINE_SPECIAL if it is the stop state (0, offset 0), completes a look-ahead rule or holds a
+    // '/'. State 1 starts.
+    uint16_t *rows;
+    uint32_t stride;
+    uint32_t dictionary_start;     // first category handled by ICU's dictionaries
+    uint32_t categories;
+    uint8_t unmatched;             // the flags of a break no rule made (rule-status group 0)
+    UCPTrie *trie;                 // character → category: 3 and up (1 is end of text, 2 start)
+    uint8_t ascii[128];            // categories of ASCII, looked up once
+    // Categories of the other characters, filled as text shows them (as `gcb_table`): stored + 1,
+    // so that zero means "not looked up yet".
+    _Atomic(uint8_t) *table;
+} line_machine;
+
+// Index CUB_STRICTNESS_STRICT, CUB_STRICTNESS_NORMAL; `rows` NULL if that rule set is not usable.
+static line_machine line_machines[2];
+
+enum { RBBI_BOF_REQUIRED = 2, RBBI_8BITS_ROWS = 4, LINE_LOOKAHEAD_MAX = 64, LINE_END_OF_TEXT = 1 };
+enum { LINE_ACCEPTS = 0x8000, LINE_SPECIAL = 0x4000, LINE_ROW_MASK = 0x3FFF };
+
+// The flags of a break whose rule has the rule-status group at `group` (the largest value of a group
+// is ubrk_getRuleStatus's).
+static uint16_t line_break_flags(const int32_t *groups, uint32_t group) {
+    int32_t value = groups[group + (uint32_t)groups[group]];
+    return value >= UBRK_LINE_HARD && value < UBRK_LINE_HARD_LIMIT ? CUB_LINE_BREAK | CUB_MANDATORY_BREAK : CUB_LINE_BREAK;
+}
+
+static uint32_t read_u32(const uint8_t *data, uint32_t offset) {
+    uint32_t value;
+    memcpy(&value, data + offset, sizeof value);
+    return value;
+}
+
+// Reads the compiled rules of `iterator` into `m`. Leaves `m->rows` NULL when anything does not fit
+// what `line_breaks` reads: a format other than 6 (RBBIDataHeader of ICU 68 and later), a table
+// outside the data, rules that need the beginning-of-text pseudo-character ({bof}; ICU 72's line
+// rules have none: their '^' only stops chaining), 255 categories or more, an ASCII character outside
+// 3...dictionary_start - 1 (other characters are checked as they are looked up), more look-ahead
+// slots than `LINE_LOOKAHEAD_MAX`, rows of more than LINE_ROW_MASK entries in all.
+static void load_line_machine(line_machine *m, UBreakIterator *iterator) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t size = ubrk_getBinaryRules(iterator, NULL, 0, &status);
+    if (size < 80 || (status != U_BUFFER_OVERFLOW_ERROR && U_FAILURE(status))) return;
+    uint8_t *data = malloc((size_t)size);
+    if (data == NULL) return;
+    status = U_ZERO_ERROR;
+    ubrk_getBinaryRules(iterator, data, size, &status);
+    // RBBIDataHeader: magic, format version, length, category count, then offset/length pairs of the
+    // forward table, the reverse table, the trie, the rule source and the status table.
+    uint32_t categories = read_u32(data, 12), table = read_u32(data, 16), table_length = read_u32(data, 20);
+    uint32_t trie = read_u32(data, 32), trie_length = read_u32(data, 36);
+    uint32_t statuses = read_u32(data, 48), statuses_length = read_u32(data, 52);
+    if (U_FAILURE(status) || read_u32(data, 0) != 0xB1A0 || data[4] != 6 || categories >= 255 ||
+        table + table_length > (uint32_t)size || table_length < 20 || trie + trie_length > (uint32_t)size ||
+        statuses + statuses_length > (uint32_t)size || statuses % 4 != 0 || statuses_length < 8) {
+        free(data);
+        return;
+    }
+    // RBBIStateTable: state count, row length in bytes, first dictionary category, look-ahead slot
+    // count, flags, then the rows (8- or 16-bit fields).
+    uint32_t states = read_u32(data, table), row_length = read_u32(data, table + 4);
+    uint32_t table_flags = read_u32(data, table + 16);
+    uint32_t width = table_flags & RBBI_8BITS_ROWS ? 1 : 2;
+    // The rule-status groups: a count, then the values (the largest last).
+    const int32_t *groups = (const int32_t *)(const void *)(data + statuses);
+    uint32_t group_entries = statuses_length / 4;
+    m->stride = 3 + categories;
+    m->dictionary_start = read_u32(data, table + 8);
+    m->categories = categories;
+    int32_t actual = 0;
+    m->trie = ucptrie_openFromBinary(UCPTRIE_TYPE_ANY, UCPTRIE_VALUE_BITS_ANY, data + trie, (int32_t)trie_length, &actual, &status);
+    m->rows = malloc(sizeof(uint16_t) * m->stride * (states ? states : 1));
+    if (U_FAILURE(status) || m->rows == NULL || states < 2 || row_length != width * m->stride ||
+        20 + (uint64_t)states * row_length > table_length || (uint64_t)states * m->stride > LINE_ROW_MASK ||
+        read_u32(data, table + 12) > LINE_LOOKAHEAD_MAX || (table_flags & RBBI_BOF_REQUIRED) ||
+        m->dictionary_start > categories || groups[0] != 1) {
+        goto fail;
+    }
+    uint16_t target_flags[LINE_ROW_MASK / 3 + 1];   // per state: what entering it means (LINE_ACCEPTS, LINE_SPECIAL)
+    for (uint32_t s = 0; s < states; s++) {
+        const uint8_t *row = data + table + 20 + s * row_length;
+        for (uint32_t k = 0; k < m->stride; k++) {
+            uint16_t value;
+            if (width == 1) value = row[k];
+            else memcpy(&value, row + 2 * k, 2);
+            // Next states must be states; a look-ahead slot must fit the array; a status index
+            // must point at a group (its count, then its values) inside the table.
+            if ((k >= 3 && value >= states) || (k < 2 && value >= LINE_LOOKAHEAD_MAX) ||
+                (k == 2 && (value >= group_entries || groups[value] < 1 ||
+                            (uint32_t)groups[value] >= group_entries - value))) goto fail;
+            if (k == 2) value = line_break_flags(groups, value);
+            m->rows[s * m->stride + k] = value;
+        }
+        const uint16_t *row16 = m->rows + s * m->stride;
+        target_flags[s] = (uint16_t)((row16[0] == 1 ? LINE_ACCEPTS : 0) |
+                                     (s == 0 || row16[0] > 1 || row16[1] > 1 ? LINE_SPECIAL : 0));
+    }
+    // Next states as row offsets with the flags of the state they enter.
+    for (uint32_t s = 0; s < states; s++) {
+        for (uint32_t k = 3; k < m->stride; k++) {
+            uint16_t *entry = &m->rows[s * m->stride + k];
+            *entry = (uint16_t)(*entry * m->stride) | target_flags[*entry];
+        }
+    }
+    for (UChar32 c = 0; c < 128; c++) {
+        uint32_t category = ucptrie_get(m->trie, c);
+        if (category < 3 || category >= m->dictionary_start) goto fail;
+        m->ascii[c] = (uint8_t)category;
+    }
+    m->unmatched = (uint8_t)line_break_flags(groups, 0);
+    m->table = calloc(0x110000, sizeof *m->table);
+    if (m->table == NULL) goto fail;
+    return;   // `data` stays: the trie reads it in place
+fail:
+    if (m->trie) ucptrie_close(m->trie);
+    free(m->rows);
+    free(data);
+    memset(m, 0, sizeof *m);
+}
+
+static void load_line_machines(void) {
+    load_line_machine(&line_machines[CUB_STRICTNESS_STRICT], line_prototype);
+    load_line_machine(&line_machines[CUB_STRICTNESS_NORMAL], line_normal_prototype);
+}
+
+// The category of `c` (not ASCII: see `ascii`).
+static inline uint32_t line_category(const line_machine *m, uint32_t c) {
+    uint8_t stored = atomic_load_explicit(&m->table[c], memory_order_relaxed);
+    if (stored == 0) {
+        uint32_t category = ucptrie_get(m->trie, (UChar32)c);
+        // Not a character's category (corrupt data): let ICU's iterator have the text.
+        if (category < 3 || category >= m->categories) category = m->dictionary_start;
+        stored = (uint8_t)(category + 1);
+        // Threads racing here store the same byte.
+        atomic_store_explicit(&m->table[c], stored, memory_order_relaxed);
+    }
+    return stored - 1u;
+}
+
+// Marks the line breaks of the text (`length` > 0) as ICU's iterator `m` finds them: CUB_LINE_BREAK
+// at each break, with CUB_MANDATORY_BREAK where the rule that matched has a hard-break status
+// (UBRK_LINE_HARD: LB4, LB5 after BK, CR, LF, NL). Returns 0, or -1 with no line flag left set
+// when the text holds a character of a dictionary category (every character is read by some match).
+static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_t length, uint8_t *flags) {
+    // Where each look-ahead rule's '/' was last seen. ICU never reads a slot its match has not
+    // written (its table builder guarantees it), so the slots are not cleared between matches.
+    int32_t lookahead[LINE_LOOKAHEAD_MAX];
+    memset(lookahead, 0xFF, sizeof lookahead);   // -1: not seen
+    const uint16_t *rows = m->rows;
+    int32_t position = 0;   // the last break: each match starts here
+    while (position < length) {
+        int32_t index = position;   // after the character read last (ICU's native index)
+        uint32_t category;
+        if (bytes[index] < 0x80) {
+            category = m->ascii[bytes[index++]];
+        } else {
+            int32_t size;
+            category = line_category(m, decode_utf8(bytes + index, &size));
+            index += size;
+            if (category >= m->dictionary_start) goto dictionary;
+        }
+        const int32_t first = index;
+        int32_t result = position;
+        uint16_t marks = 0;
+        const uint16_t *row = rows + m->stride;   // START_STATE
+        for (;;) {
+            uint32_t next = row[3 + category];
+            row = rows + (next & LINE_ROW_MASK);
+            if (next & LINE_ACCEPTS) {
+                result = index;
+                marks = row[2];
+            }
+            if (next & LINE_SPECIAL) {
+                if (row[0] > 1 && lookahead[row[0]] >= 0) {
+                    // A look-ahead rule completed: break where its '/' was.
+                    result = lookahead[row[0]];
+                    marks = row[2];
+                    break;
+                }
+                if (row[1] > 1) lookahead[row[1]] = index;
+                if (row == rows) break;   // STOP_STATE: no longer match is possible
+            }
+            if (index == length) {
+                if (category == LINE_END_OF_TEXT) break;   // the end-of-text step is done
+                category = LINE_END_OF_TEXT;
+            } else if (bytes[index] < 0x80) {
+                category = m->ascii[bytes[index++]];
+            } else {
+                int32_t size;
+                category = line_category(m, decode_utf8(bytes + index, &size));
+                index += size;
+                if (category >= m->dictionary_start) goto dictionary;
+            }
+        }
+        // No rule matched a character: ICU moves on by one.
+        if (result <= position) {
+            result = first;
+            marks = m->unmatched;
+        }
+        flags[result] |= (uint8_t)marks;
+        position = result;
+    }
+    return 0;
+dictionary:
+    for (int32_t i = 0; i <= length; i++) flags[i] &= (uint8_t)~(CUB_LINE_BREAK | CUB_MANDATORY_BREAK);
+    return -1;
+}
+
+// ICU's iterator for `strictness` over the text (converted to UTF-16 in the thread's buffers),
+// ORing its breaks into `flags`. Returns 0, or an ICU error code.
+static int32_t line_breaks_icu(thread_iterators *its, const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
+    UErrorCode status = U_ZERO_ERROR;
+    UBreakIterator *line = its->line;
+    if (strictness == CUB_STRICTNESS_NORMAL) {
+        if (its->line_normal == NULL) {
+            its->line_normal = ubrk_clone(line_normal_prototype, &status);
+            if (U_FAILURE(status)) return status;
+        }
+        line = its->line_normal;
+    }
+    int32_t units = to_utf16(its, utf8, length);
+    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
+    const int32_t *offset = its->utf8_offset;
+    ubrk_setText(line, its->utf16, units, &status);
+    if (U_FAILURE(status)) return status;
+    for (int32_t b = ubrk_following(line, 0); b != UBRK_DONE; b = ubrk_next(line)) {
+        int32_t rule = ubrk_getRuleStatus(line);
+        flags[offset[b]] |= CUB_LINE_BREAK;
+        if (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) flags[offset[b]] |= CUB_MANDATORY_BREAK;
+    }
+    return 0;
+}
+
+int32_t cub_line_breaks_icu(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
+    if (length == 0) return 0;
+    UErrorCode status = U_ZERO_ERROR;
+    thread_iterators *its = iterators_for_this_thread(&status);
+    if (its == NULL) return status;
+    return line_breaks_icu(its, utf8, length, flags, strictness);
+}
+
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
     return cub_analyze_with(utf8, length, flags, CUB_STRICTNESS_STRICT);
 }
@@ -277,48 +546,23 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
     UErrorCode status = U_ZERO_ERROR;
     thread_iterators *its = iterators_for_this_thread(&status);
     if (its == NULL) return status;
-    UBreakIterator *line = its->line;
-    if (strictness == CUB_STRICTNESS_NORMAL) {
-        if (its->line_normal == NULL) {
-            its->line_normal = ubrk_clone(line_normal_prototype, &status);
-            if (U_FAILURE(status)) return status;
-        }
-        line = its->line_normal;
-    }
+    const unsigned char *bytes = (const unsigned char *)utf8;
 
     // ASCII without CR or LF (paragraphs never hold them): every byte is its own grapheme cluster
-    // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped. The bytes are
-    // converted to UTF-16 and marked as they are checked; at the first other byte, the grapheme pass
-    // starts again from the beginning (the boundaries marked so far, between two such bytes, are its).
-    if (reserve_utf16(its, length) < 0) return U_MEMORY_ALLOCATION_ERROR;
-    UChar *utf16 = its->utf16;
-    int32_t *utf8_offset = its->utf8_offset;
-    int32_t units = 0;
-    while (units < length) {
-        unsigned char byte = (unsigned char)utf8[units];
-        if (byte >= 0x80 || byte == '\r' || byte == '\n') break;
-        utf16[units] = byte;
-        utf8_offset[units] = units;
-        if (units > 0) flags[units] = CUB_GRAPHEME_BOUNDARY;
-        units++;
+    // (UAX #29 joins nothing else in ASCII), so the grapheme pass can be skipped. At the first other
+    // byte, the grapheme pass starts again from the beginning (the boundaries marked so far, between
+    // two such bytes, are its).
+    int32_t ascii = 0;
+    while (ascii < length && bytes[ascii] < 0x80 && bytes[ascii] != '\r' && bytes[ascii] != '\n') {
+        if (ascii > 0) flags[ascii] = CUB_GRAPHEME_BOUNDARY;
+        ascii++;
     }
-    if (units == length) {
-        utf8_offset[length] = length;
-        flags[length] = CUB_GRAPHEME_BOUNDARY;
-    } else {
-        units = grapheme_boundaries(its, (const unsigned char *)utf8, length, flags);
-    }
-    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
-    const int32_t *offset = its->utf8_offset;
-    ubrk_setText(line, its->utf16, units, &status);
-    if (U_SUCCESS(status)) {
-        for (int32_t b = ubrk_following(line, 0); b != UBRK_DONE; b = ubrk_next(line)) {
-            int32_t rule = ubrk_getRuleStatus(line);
-            flags[offset[b]] |= CUB_LINE_BREAK;
-            if (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) flags[offset[b]] |= CUB_MANDATORY_BREAK;
-        }
-    }
-    return U_FAILURE(status) ? status : 0;
+    if (ascii == length) flags[length] = CUB_GRAPHEME_BOUNDARY;
+    else grapheme_boundaries(bytes, length, flags);
+
+    const line_machine *m = &line_machines[strictness == CUB_STRICTNESS_NORMAL];
+    if (m->rows != NULL && line_breaks(m, bytes, length, flags) == 0) return 0;
+    return line_breaks_icu(its, utf8, length, flags, strictness);
 }
 
 static uint8_t scalar_properties(uint32_t c);

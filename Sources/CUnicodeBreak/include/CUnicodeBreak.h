@@ -1,5 +1,8 @@
 // Unicode text segmentation (UAX #14 line breaks, UAX #29 grapheme clusters) and a few character
-// properties, from the system ICU, behind a plain C API.
+// properties, as the system ICU defines them, behind a plain C API. Grapheme clusters come from a
+// table-driven state machine of our own, line breaks from our own loop over the line rules ICU
+// compiled (ICU's iterator itself only for text of class SA, which it breaks with dictionaries);
+// both are tested against ICU's iterators (`cub_grapheme_boundaries_icu`, `cub_line_breaks_icu`).
 //
 // Why a C target: a Swift module that sees system <unicode/*.h> and Foundation fails to compile on
 // this toolchain. This header uses only C types; ICU is included only in the .c file.
@@ -28,6 +31,9 @@ enum {
 
 /// Analyzes `length` bytes of UTF-8 at `utf8`, writing flags into `flags[0...length]` (length + 1 bytes,
 /// zeroed first). Returns 0 on success, or an ICU error code (> 0) when ICU could not analyze the text.
+/// The flags are exactly those of ICU's character and line break iterators: line breaks come from
+/// ICU's compiled line rules run by this library's own loop, or, for a text holding a character of
+/// Line_Break class SA (dictionary breaking), from ICU's iterator itself.
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags);
 
 /// Which of ICU's line-break rule sets `cub_analyze_with` uses (CSS `line-break`).
@@ -65,6 +71,13 @@ uint8_t cub_scalar_properties_uncached(uint32_t c);
 /// not zeroed). `cub_analyze` finds the same boundaries with its own table-driven state machine; this
 /// is the reference it is tested against. Returns 0, or an ICU error code.
 int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *flags);
+
+/// Line breaks of `length` bytes of UTF-8 at `utf8` from ICU's own line break iterator for
+/// `strictness`, ORed into `flags[1...length]` as `CUB_LINE_BREAK` and `CUB_MANDATORY_BREAK` (`flags`
+/// as for `cub_analyze`, not zeroed). `cub_analyze_with` runs ICU's compiled line rules itself and
+/// comes here only for text its dictionaries break (class SA); this is the reference it is tested
+/// against. Returns 0, or an ICU error code.
+int32_t cub_line_breaks_icu(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
 
 #ifdef __cplusplus
 }
