@@ -284,10 +284,11 @@ int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *f
 // What this saves is ICU's machinery around that loop (UTF-16, UText, the break cache, about 500
 // instructions per break); the loop reads one category byte and one table row per character.
 //
-// The one fallback: a paragraph holding a character of a dictionary category ($dictionary = [$SA])
-// goes to ICU's iterator whole (`line_breaks_icu`), since ICU then breaks inside runs with its
-// dictionaries. If the compiled data is not in the layout this loop reads (RBBI data format 6, ICU
-// 68 and later), every paragraph goes to ICU.
+// Characters of a dictionary category ($dictionary = [$SA]) are ordinary categories to the loop, as
+// to ICU's; the breaks ICU's dictionaries add inside their runs come from ICU's iterator over each run
+// alone, cached (`dictionary_breaks`, which says why that is exact). If the compiled data is not in
+// the layout this loop reads (RBBI data format 6, ICU 68 and later), every paragraph goes to ICU's
+// iterator whole (`line_breaks_icu`).
 
 typedef struct {
     // The forward state table as 16-bit rows of `stride` entries: accepting (0 no, 1 a break after
@@ -314,6 +315,9 @@ static line_machine line_machines[2];
 
 enum { RBBI_BOF_REQUIRED = 2, RBBI_8BITS_ROWS = 4, LINE_LOOKAHEAD_MAX = 64, LINE_END_OF_TEXT = 1 };
 enum { LINE_ACCEPTS = 0x8000, LINE_SPECIAL = 0x4000, LINE_ROW_MASK = 0x3FFF };
+// The category `line_category` gives a character the data has no valid category for (above every
+// real one: the data must have fewer than LINE_INVALID categories).
+enum { LINE_INVALID = 254 };
 
 // The flags of a break whose rule has the rule-status group at `group` (the largest value of a group
 // is ubrk_getRuleStatus's).
@@ -331,7 +335,7 @@ static uint32_t read_u32(const uint8_t *data, uint32_t offset) {
 // Reads the compiled rules of `iterator` into `m`. Leaves `m->rows` NULL when anything does not fit
 // what `line_breaks` reads: a format other than 6 (RBBIDataHeader of ICU 68 and later), a table
 // outside the data, rules that need the beginning-of-text pseudo-character ({bof}; ICU 72's line
-// rules have none: their '^' only stops chaining), 255 categories or more, an ASCII character outside
+// rules have none: their '^' only stops chaining), LINE_INVALID categories or more, an ASCII character outside
 // 3...dictionary_start - 1 (other characters are checked as they are looked up), more look-ahead
 // slots than `LINE_LOOKAHEAD_MAX`, rows of more than LINE_ROW_MASK entries in all.
 static void load_line_machine(line_machine *m, UBreakIterator *iterator) {
@@ -347,7 +351,7 @@ static void load_line_machine(line_machine *m, UBreakIterator *iterator) {
     uint32_t categories = read_u32(data, 12), table = read_u32(data, 16), table_length = read_u32(data, 20);
     uint32_t trie = read_u32(data, 32), trie_length = read_u32(data, 36);
     uint32_t statuses = read_u32(data, 48), statuses_length = read_u32(data, 52);
-    if (U_FAILURE(status) || read_u32(data, 0) != 0xB1A0 || data[4] != 6 || categories >= 255 ||
+    if (U_FAILURE(status) || read_u32(data, 0) != 0xB1A0 || data[4] != 6 || categories >= LINE_INVALID ||
         table + table_length > (uint32_t)size || table_length < 20 || trie + trie_length > (uint32_t)size ||
         statuses + statuses_length > (uint32_t)size || statuses % 4 != 0 || statuses_length < 8) {
         free(data);
@@ -426,7 +430,7 @@ static inline uint32_t line_category(const line_machine *m, uint32_t c) {
     if (stored == 0) {
         uint32_t category = ucptrie_get(m->trie, (UChar32)c);
         // Not a character's category (corrupt data): let ICU's iterator have the text.
-        if (category < 3 || category >= m->categories) category = m->dictionary_start;
+        if (category < 3 || category >= m->categories) category = LINE_INVALID;
         stored = (uint8_t)(category + 1);
         // Threads racing here store the same byte.
         atomic_store_explicit(&m->table[c], stored, memory_order_relaxed);
@@ -434,16 +438,20 @@ static inline uint32_t line_category(const line_machine *m, uint32_t c) {
     return stored - 1u;
 }
 
-// Marks the line breaks of the text (`length` > 0) as ICU's iterator `m` finds them: CUB_LINE_BREAK
-// at each break, with CUB_MANDATORY_BREAK where the rule that matched has a hard-break status
-// (UBRK_LINE_HARD: LB4, LB5 after BK, CR, LF, NL). Returns 0, or -1 with no line flag left set
-// when the text holds a character of a dictionary category (every character is read by some match).
+// Marks the line breaks the rules give the text (`length` > 0) as ICU's iterator `m` finds them:
+// CUB_LINE_BREAK at each break, with CUB_MANDATORY_BREAK where the rule that matched has a hard-break
+// status (UBRK_LINE_HARD: LB4, LB5 after BK, CR, LF, NL). Characters of dictionary categories are
+// ordinary categories here, as in ICU's `handleNext` (which only counts them): the breaks the
+// dictionaries add inside them are `dictionary_breaks`'s. Returns 0, 1 if the text holds a character
+// of a dictionary category, or -1 with no line flag left set when a character has no valid category
+// (every character is read by some match).
 static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_t length, uint8_t *flags) {
     // Where each look-ahead rule's '/' was last seen. ICU never reads a slot its match has not
     // written (its table builder guarantees it), so the slots are not cleared between matches.
     int32_t lookahead[LINE_LOOKAHEAD_MAX];
     memset(lookahead, 0xFF, sizeof lookahead);   // -1: not seen
     const uint16_t *rows = m->rows;
+    int dictionary = 0;
     int32_t position = 0;   // the last break: each match starts here
     while (position < length) {
         int32_t index = position;   // after the character read last (ICU's native index)
@@ -454,7 +462,10 @@ static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_
             int32_t size;
             category = line_category(m, decode_utf8(bytes + index, &size));
             index += size;
-            if (category >= m->dictionary_start) goto dictionary;
+            if (category >= m->dictionary_start) {
+                if (category == LINE_INVALID) goto invalid;
+                dictionary = 1;
+            }
         }
         const int32_t first = index;
         int32_t result = position;
@@ -486,7 +497,10 @@ static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_
                 int32_t size;
                 category = line_category(m, decode_utf8(bytes + index, &size));
                 index += size;
-                if (category >= m->dictionary_start) goto dictionary;
+                if (category >= m->dictionary_start) {
+                    if (category == LINE_INVALID) goto invalid;
+                    dictionary = 1;
+                }
             }
         }
         // No rule matched a character: ICU moves on by one.
@@ -497,10 +511,186 @@ static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_
         flags[result] |= (uint8_t)marks;
         position = result;
     }
-    return 0;
-dictionary:
+    return dictionary;
+invalid:
     for (int32_t i = 0; i <= length; i++) flags[i] &= (uint8_t)~(CUB_LINE_BREAK | CUB_MANDATORY_BREAK);
     return -1;
+}
+
+// ---- Breaks inside runs of dictionary characters (class SA: Thai, Lao, Khmer, Myanmar, ...) ----
+//
+// What ICU 72 does (rbbi_cache.cpp, dictbe.cpp, brkeng.cpp): `BreakCache::populateFollowing` takes
+// the rule boundaries from `handleNext` one segment [from, to) at a time; when the segment held
+// dictionary characters, `DictionaryCache::populateDictionary` walks it, and at each character of a
+// dictionary category asks the language engine for that character (`getLanguageBreakEngine`) to
+// break the maximal run of the characters that engine handles, from there up to `to`
+// (`DictionaryBreakEngine::findBreaks`; Thai, Lao, Burmese and Khmer engines, whose sets are
+// [[:script:]&[:LineBreak=SA:]]; SA characters of other scripts go to the `UnhandledEngine`, which
+// skips them and breaks nothing). An engine reads only its run and returns the breaks strictly
+// inside it ("Don't return a break for the end of the dictionary range"). The segment's boundaries
+// are then its two rule boundaries plus those breaks, and each interior break gets the rule status
+// of the segment's END boundary (`DictionaryCache::following` returns fOtherRuleStatusIndex, the
+// status `handleNext` gave `to`): so in a segment that ends after a BK character (U+000B, U+000C,
+// U+0085, U+2028, U+2029), the breaks inside a dictionary run are mandatory too.
+//
+// So the breaks inside a maximal run of dictionary-category characters that no rule boundary
+// splits depend on the run's text alone. A rule boundary can fall inside such a run (an SA mark is
+// CM to the rules: after a dash it attaches to the dash, and the next SA letter may start a segment);
+// ICU then hands the engines the two pieces separately, so the pieces are taken as runs of their
+// own. `dictionary_breaks` gets a run's breaks from ICU's iterator over the run's text alone (one
+// rule segment, since the rules treat SA as AL; the breaks inside are the engines', the same engines
+// on the same characters, scripts mixed or not) and caches them, keyed by the run's bytes and the
+// rule set, so that a run met before never reaches ICU. The differential tests (LineBreakTests, and
+// millions of random texts during development) compare the result with ICU's iterator on whole
+// texts: no difference.
+
+// The cache: RUN_CACHE_SLOTS entries at most, open addressing over RUN_CACHE_PROBES slots from the
+// hash, a run of more than RUN_CACHE_MAX_BYTES never stored; one mutex (a look-up holds it for a
+// hash probe and a copy of a few offsets). When the probed slots are all taken, one of them (in
+// turn) is replaced.
+enum { RUN_CACHE_SLOTS = 4096, RUN_CACHE_PROBES = 8, RUN_CACHE_MAX_BYTES = 512 };
+
+typedef struct {
+    uint64_t hash;
+    int32_t length;       // of the run, in bytes
+    int32_t strictness;
+    int32_t count;        // breaks strictly inside the run
+    uint16_t breaks[];    // `count` byte offsets from the run's start, then the run's `length` bytes
+} run_entry;
+
+static run_entry *run_cache[RUN_CACHE_SLOTS];
+static unsigned run_cache_turn;
+static pthread_mutex_t run_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t run_hash(const unsigned char *bytes, int32_t length, int32_t strictness) {
+    uint64_t h = 0x9E3779B97F4A7C15u ^ (uint64_t)length ^ ((uint64_t)strictness << 32);
+    int32_t i = 0;
+    for (; i + 8 <= length; i += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + i, 8);
+        h = (h ^ word) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 29;
+    }
+    for (; i < length; i++) h = (h ^ bytes[i]) * 0x100000001B3u;
+    return h ^ (h >> 32);
+}
+
+static inline const unsigned char *run_entry_bytes(const run_entry *e) {
+    return (const unsigned char *)(e->breaks + e->count);
+}
+
+// ORs `marks` into `flags` at the cached breaks of the run, if it is cached. Returns 1 if it was.
+__attribute__((noinline))
+static int run_cache_lookup(const unsigned char *run, int32_t length, int32_t strictness, uint64_t hash, uint8_t *flags, uint8_t marks) {
+    int found = 0;
+    pthread_mutex_lock(&run_cache_lock);
+    for (unsigned p = 0; p < RUN_CACHE_PROBES; p++) {
+        const run_entry *e = run_cache[(hash + p) % RUN_CACHE_SLOTS];
+        if (e == NULL) break;   // entries are only ever replaced, never removed: no gaps
+        if (e->hash == hash && e->length == length && e->strictness == strictness &&
+            memcmp(run_entry_bytes(e), run, (size_t)length) == 0) {
+            for (int32_t k = 0; k < e->count; k++) flags[e->breaks[k]] |= marks;
+            found = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&run_cache_lock);
+    return found;
+}
+
+static void run_cache_store(const unsigned char *run, int32_t length, int32_t strictness, uint64_t hash, const uint16_t *breaks, int32_t count) {
+    run_entry *e = malloc(sizeof *e + sizeof(uint16_t) * (size_t)count + (size_t)length);
+    if (e == NULL) return;
+    e->hash = hash;
+    e->length = length;
+    e->strictness = strictness;
+    e->count = count;
+    memcpy(e->breaks, breaks, sizeof(uint16_t) * (size_t)count);
+    memcpy((unsigned char *)(e->breaks + count), run, (size_t)length);
+    run_entry *old = NULL;
+    pthread_mutex_lock(&run_cache_lock);
+    unsigned p = 0;
+    for (; p < RUN_CACHE_PROBES; p++) {
+        run_entry **slot = &run_cache[(hash + p) % RUN_CACHE_SLOTS];
+        if (*slot == NULL) {
+            *slot = e;
+            break;
+        }
+        if ((*slot)->hash == hash && (*slot)->length == length && (*slot)->strictness == strictness &&
+            memcmp(run_entry_bytes(*slot), run, (size_t)length) == 0) {
+            old = e;   // another thread stored it meanwhile
+            break;
+        }
+    }
+    if (p == RUN_CACHE_PROBES) {
+        run_entry **slot = &run_cache[(hash + run_cache_turn++ % RUN_CACHE_PROBES) % RUN_CACHE_SLOTS];
+        old = *slot;
+        *slot = e;
+    }
+    pthread_mutex_unlock(&run_cache_lock);
+    free(old);
+}
+
+// The breaks strictly inside the run (`length` bytes at `run`), from ICU's iterator over the run
+// alone, ORed into `flags` (indexed from the run's start) with `marks`, and stored in the cache if the
+// run is short enough. Returns 0, or an ICU error code.
+__attribute__((noinline))
+static int32_t run_breaks_icu(thread_iterators *its, const unsigned char *run, int32_t length, int32_t strictness, uint64_t hash, uint8_t *flags, uint8_t marks) {
+    UErrorCode status = U_ZERO_ERROR;
+    UBreakIterator *line = its->line;
+    if (strictness == CUB_STRICTNESS_NORMAL) {
+        if (its->line_normal == NULL) {
+            its->line_normal = ubrk_clone(line_normal_prototype, &status);
+            if (U_FAILURE(status)) return status;
+        }
+        line = its->line_normal;
+    }
+    int32_t units = to_utf16(its, (const char *)run, length);
+    if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
+    ubrk_setText(line, its->utf16, units, &status);
+    if (U_FAILURE(status)) return status;
+    uint16_t breaks[RUN_CACHE_MAX_BYTES];
+    int32_t count = 0;
+    for (int32_t b = ubrk_following(line, 0); b != UBRK_DONE && b < units; b = ubrk_next(line)) {
+        int32_t offset = its->utf8_offset[b];
+        flags[offset] |= marks;
+        if (length <= RUN_CACHE_MAX_BYTES) breaks[count++] = (uint16_t)offset;
+    }
+    if (length <= RUN_CACHE_MAX_BYTES) run_cache_store(run, length, strictness, hash, breaks, count);
+    return 0;
+}
+
+// Adds the breaks inside each maximal run of dictionary-category characters that no rule break
+// splits to the rule breaks `line_breaks` marked (see above), with the status of the rule break that
+// ends the run's segment. Returns 0, or an ICU error code.
+static int32_t dictionary_breaks(const line_machine *m, thread_iterators *its, const unsigned char *bytes, int32_t length, uint8_t *flags, int32_t strictness) {
+    int32_t i = 0;
+    while (i < length) {
+        int32_t size = 1;
+        if (bytes[i] < 0x80 || line_category(m, decode_utf8(bytes + i, &size)) < m->dictionary_start) {
+            i += size;
+            continue;
+        }
+        const int32_t start = i;
+        i += size;
+        const int32_t second = i;
+        while (i < length && !(flags[i] & CUB_LINE_BREAK) && bytes[i] >= 0x80 &&
+               line_category(m, decode_utf8(bytes + i, &size)) >= m->dictionary_start) {
+            i += size;
+        }
+        if (i == second) continue;   // one character: nothing inside
+        const int32_t run = i - start;
+        // The segment's end: the first rule break from the run's end on (`length` at the latest;
+        // the runs after this one have no breaks of theirs marked yet).
+        int32_t end = i;
+        while (!(flags[end] & CUB_LINE_BREAK)) end++;
+        const uint8_t marks = CUB_LINE_BREAK | (flags[end] & CUB_MANDATORY_BREAK);
+        const uint64_t hash = run_hash(bytes + start, run, strictness);
+        if (run <= RUN_CACHE_MAX_BYTES && run_cache_lookup(bytes + start, run, strictness, hash, flags + start, marks)) continue;
+        int32_t status = run_breaks_icu(its, bytes + start, run, strictness, hash, flags + start, marks);
+        if (status != 0) return status;
+    }
+    return 0;
 }
 
 // ICU's iterator for `strictness` over the text (converted to UTF-16 in the thread's buffers),
@@ -561,7 +751,13 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
     else grapheme_boundaries(bytes, length, flags);
 
     const line_machine *m = &line_machines[strictness == CUB_STRICTNESS_NORMAL];
-    if (m->rows != NULL && line_breaks(m, bytes, length, flags) == 0) return 0;
+    if (m->rows != NULL) {
+        int found = line_breaks(m, bytes, length, flags);
+        if (found == 0) return 0;
+        if (found == 1) {
+            return dictionary_breaks(m, its, bytes, length, flags, strictness);
+        }
+    }
     return line_breaks_icu(its, utf8, length, flags, strictness);
 }
 

@@ -3,10 +3,13 @@ import TestSupport
 import Testing
 
 /// `cub_analyze_with` finds line breaks by running the line rules ICU compiled (`line.txt`, and
-/// `line_normal.txt` for CUB_STRICTNESS_NORMAL) with its own loop, and sends text of dictionary
-/// scripts (class SA) to ICU's iterator; ICU's iterator (`cub_line_breaks_icu`) is the reference, for
-/// both strictness values, on the corpora, on every pair of class representatives (which cover all
-/// of ICU's character categories) and 27,000 triples, and on 250,000 random sequences (fixed seed).
+/// `line_normal.txt` for CUB_STRICTNESS_NORMAL) with its own loop, and asks ICU's iterator only for
+/// the breaks inside runs of dictionary characters (class SA), each run alone, cached by its bytes;
+/// ICU's iterator on the whole text (`cub_line_breaks_icu`) is the reference, for both strictness
+/// values, on the corpora, on every pair of class representatives (which cover all of ICU's
+/// character categories) and 27,000 triples, on 250,000 random sequences and on 30,000 random
+/// sequences of dictionary-script words mixed with everything around them (fixed seeds). Every text
+/// is analyzed twice: the second time, its dictionary runs come from the cache.
 @Suite("Line breaks")
 struct LineBreakTests {
     /// One or more characters of every Line_Break class (and of the sub-classes ICU's rules tell
@@ -63,7 +66,9 @@ struct LineBreakTests {
         var found: [String] = []
         for text in texts {
             for strictness in strictnesses where found.count < 10 {
-                if flags(text, strictness: strictness, icu: false) != flags(text, strictness: strictness, icu: true) {
+                let reference = flags(text, strictness: strictness, icu: true)
+                if flags(text, strictness: strictness, icu: false) != reference ||
+                    flags(text, strictness: strictness, icu: false) != reference {
                     let scalars = text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
                     found.append("\(strictness): \(scalars)")
                 }
@@ -113,6 +118,53 @@ struct LineBreakTests {
         #expect(found.isEmpty, "differs from ICU for: \(found)")
     }
 
+    /// Pieces of text for `agreesWithICUOnDictionaryText`: words and phrases of the scripts ICU breaks
+    /// with dictionaries (Thai, Lao, Khmer, Myanmar), SA characters of scripts it has no dictionary for
+    /// (Tai Tham, New Tai Lue, Tai Viet, Tai Le, Ahom, Myanmar Extended-A/B, Khmer symbols), lone SA
+    /// marks, characters of those scripts outside SA (digits, ฿, ๏, ๚), Thai ๆ and ฯ, and what sits
+    /// around them: spaces, punctuation, quotes, digits, Latin, CJK, combining marks, ZWJ, ZWSP, WJ,
+    /// NBSP, soft hyphen, emoji, and the BK characters that may sit inside a paragraph.
+    static let dictionaryPieces: [String] = [
+        "ภาษาไทย", "ง่าย", "นิดเดียว", "สวัสดีครับ", "การ", "ประเทศไทย", "กรุงเทพมหานคร", "ฯลฯ", "กรุงเทพฯ",
+        "ๆ", "ฯ", "มากๆ", "ไปโรงเรียน", "เขาเป็นคนดี", "ก", "\u{0E48}", "\u{0E31}", "\u{0E33}", "๑๒๓", "฿", "๏", "๚", "๛",
+        "ພາສາລາວ", "ສະບາຍດີ", "ປະເທດລາວ", "໑໒", "ភាសាខ្មែរ", "សួស្តី", "ប្រទេសកម្ពុជា", "១២", "\u{19E0}",
+        "မြန်မာဘာသာ", "မင်္ဂလာပါ", "ရန်ကုန်မြို့", "၁၂", "ꩠꩡ", "ꧠꧡ",
+        "ᨲᩤ᩠ᨾ", "\u{1A70}", "᪑", "ᦟᦲᧅ", "ᦀ", "ꪁꪫ", "ᥖᥭᥰ", "𑜀𑜁",
+        " ", "  ", "\"", "'", "\u{201C}", "\u{201D}", "\u{00AB}", "(", ")", ",", ".", "!", "?", "-", ":", "/", "%", "$",
+        "0", "42", "a", "abc", "Hello", "中文", "日本語", "。", "、", "\u{0301}", "\u{200D}", "\u{200B}", "\u{2060}",
+        "\u{00A0}", "\u{00AD}", "\u{2014}", "\t", "\u{1F600}", "\u{1F44D}\u{1F3FD}", "\u{2764}\u{FE0F}",
+        "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}",
+    ]
+
+    @Test func agreesWithICUOnDictionaryText() {
+        var random = SplitMix64(seed: 0x5341_72756E73)
+        let pool = Self.dictionaryPieces
+        // Mostly short texts (many repeat a run met before: the cache answers), some long ones.
+        let texts = (0..<30_000).lazy.map { i in
+            let length = Int(random.next() % (i % 10 == 0 ? 40 : 12)) + 1
+            return (0..<length).map { _ in pool[Int(random.next() % UInt64(pool.count))] }.joined()
+        }
+        let found = Self.disagreements(texts)
+        #expect(found.isEmpty, "differs from ICU for: \(found)")
+    }
+
+    /// What ICU 72 does with the breaks its dictionaries find (rbbi_cache.cpp): they take the rule
+    /// status of the END of the rule segment that holds them, so before a BK character they are
+    /// mandatory; and a rule break inside a run (an SA mark is CM to the rules: here U+1A70 after a dash)
+    /// splits it into two runs, each broken on its own.
+    @Test func dictionaryBreaksTakeTheirSegmentsEndStatus() {
+        let thai = "ภาษาไทย"   // ภาษา|ไทย
+        let hard = UInt8(CUB_LINE_BREAK | CUB_MANDATORY_BREAK), line = UInt8(CUB_LINE_BREAK)
+        for strictness in Self.strictnesses {
+            let before = Self.flags(thai + "\u{0B}" + thai + " ab", strictness: strictness, icu: false)
+            #expect(before == Self.flags(thai + "\u{0B}" + thai + " ab", strictness: strictness, icu: true))
+            #expect(before[12] == hard && before[22] == hard && before[34] == line)
+            for text in ["ab \u{2014}\u{1A70}\u{A9E0}", "\u{2014}\u{0E48}ภาษาไทย", "\u{85}ພາສາລາວ\u{2028}"] {
+                #expect(Self.flags(text, strictness: strictness, icu: false) == Self.flags(text, strictness: strictness, icu: true))
+            }
+        }
+    }
+
     @Test func marksBreaksAndMandatoryBreaks() {
         let line = UInt8(CUB_LINE_BREAK), hard = UInt8(CUB_LINE_BREAK | CUB_MANDATORY_BREAK)
         #expect(Self.flags("ab cd", strictness: 0, icu: false) == [0, 0, 0, line, 0, line])
@@ -121,7 +173,7 @@ struct LineBreakTests {
         // CJ: no break before a small kana in the strict rules, a break in the normal ones.
         #expect(Self.flags("\u{3042}\u{3041}", strictness: Int32(CUB_STRICTNESS_STRICT), icu: false) == [0, 0, 0, 0, 0, 0, line])
         #expect(Self.flags("\u{3042}\u{3041}", strictness: Int32(CUB_STRICTNESS_NORMAL), icu: false) == [0, 0, 0, line, 0, 0, line])
-        // Thai goes to ICU's dictionary: breaks between words, none inside.
+        // Thai: ICU's dictionary breaks between words, none inside.
         #expect(Self.flags("ภาษาไทยง่ายนิดเดียว", strictness: 0, icu: false).filter { $0 != 0 }.count > 1)
     }
 }

@@ -1,7 +1,8 @@
 // Unicode text segmentation (UAX #14 line breaks, UAX #29 grapheme clusters) and a few character
 // properties, as the system ICU defines them, behind a plain C API. Grapheme clusters come from a
 // table-driven state machine of our own, line breaks from our own loop over the line rules ICU
-// compiled (ICU's iterator itself only for text of class SA, which it breaks with dictionaries);
+// compiled (ICU's iterator itself only for the breaks inside runs of class SA, which it breaks with
+// dictionaries: each run alone, the answers cached by the run's bytes, shared by all threads);
 // both are tested against ICU's iterators (`cub_grapheme_boundaries_icu`, `cub_line_breaks_icu`).
 //
 // Why a C target: a Swift module that sees system <unicode/*.h> and Foundation fails to compile on
@@ -32,8 +33,9 @@ enum {
 /// Analyzes `length` bytes of UTF-8 at `utf8`, writing flags into `flags[0...length]` (length + 1 bytes,
 /// zeroed first). Returns 0 on success, or an ICU error code (> 0) when ICU could not analyze the text.
 /// The flags are exactly those of ICU's character and line break iterators: line breaks come from
-/// ICU's compiled line rules run by this library's own loop, or, for a text holding a character of
-/// Line_Break class SA (dictionary breaking), from ICU's iterator itself.
+/// ICU's compiled line rules run by this library's own loop; inside a run of Line_Break class SA
+/// characters (dictionary breaking), from ICU's iterator over that run alone, cached (at most 4,096
+/// runs of at most 512 bytes, behind a mutex).
 int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags);
 
 /// Which of ICU's line-break rule sets `cub_analyze_with` uses (CSS `line-break`).
@@ -75,8 +77,8 @@ int32_t cub_grapheme_boundaries_icu(const char *utf8, int32_t length, uint8_t *f
 /// Line breaks of `length` bytes of UTF-8 at `utf8` from ICU's own line break iterator for
 /// `strictness`, ORed into `flags[1...length]` as `CUB_LINE_BREAK` and `CUB_MANDATORY_BREAK` (`flags`
 /// as for `cub_analyze`, not zeroed). `cub_analyze_with` runs ICU's compiled line rules itself and
-/// comes here only for text its dictionaries break (class SA); this is the reference it is tested
-/// against. Returns 0, or an ICU error code.
+/// asks ICU's iterator only about runs its dictionaries break (class SA); this, on the whole text, is
+/// the reference it is tested against. Returns 0, or an ICU error code.
 int32_t cub_line_breaks_icu(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
 
 #ifdef __cplusplus
