@@ -438,6 +438,17 @@ static inline uint32_t line_category(const line_machine *m, uint32_t c) {
     return stored - 1u;
 }
 
+// The category of the character at `bytes[*index]` (before the end), moving `*index` past it;
+// LINE_INVALID if it has no valid category.
+__attribute__((always_inline))
+static inline uint32_t next_line_category(const line_machine *m, const unsigned char *bytes, int32_t *index) {
+    if (bytes[*index] < 0x80) return m->ascii[bytes[(*index)++]];
+    int32_t size;
+    uint32_t category = line_category(m, decode_utf8(bytes + *index, &size));
+    *index += size;
+    return category;
+}
+
 // Marks the line breaks the rules give the text (`length` > 0) as ICU's iterator `m` finds them:
 // CUB_LINE_BREAK at each break, with CUB_MANDATORY_BREAK where the rule that matched has a hard-break
 // status (UBRK_LINE_HARD: LB4, LB5 after BK, CR, LF, NL). Characters of dictionary categories are
@@ -455,17 +466,10 @@ static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_
     int32_t position = 0;   // the last break: each match starts here
     while (position < length) {
         int32_t index = position;   // after the character read last (ICU's native index)
-        uint32_t category;
-        if (bytes[index] < 0x80) {
-            category = m->ascii[bytes[index++]];
-        } else {
-            int32_t size;
-            category = line_category(m, decode_utf8(bytes + index, &size));
-            index += size;
-            if (category >= m->dictionary_start) {
-                if (category == LINE_INVALID) goto invalid;
-                dictionary = 1;
-            }
+        uint32_t category = next_line_category(m, bytes, &index);
+        if (category >= m->dictionary_start) {
+            if (category == LINE_INVALID) goto invalid;
+            dictionary = 1;
         }
         const int32_t first = index;
         int32_t result = position;
@@ -491,12 +495,8 @@ static int line_breaks(const line_machine *m, const unsigned char *bytes, int32_
             if (index == length) {
                 if (category == LINE_END_OF_TEXT) break;   // the end-of-text step is done
                 category = LINE_END_OF_TEXT;
-            } else if (bytes[index] < 0x80) {
-                category = m->ascii[bytes[index++]];
             } else {
-                int32_t size;
-                category = line_category(m, decode_utf8(bytes + index, &size));
-                index += size;
+                category = next_line_category(m, bytes, &index);
                 if (category >= m->dictionary_start) {
                     if (category == LINE_INVALID) goto invalid;
                     dictionary = 1;
@@ -631,20 +631,25 @@ static void run_cache_store(const unsigned char *run, int32_t length, int32_t st
     free(old);
 }
 
+// The thread's ICU line iterator for `strictness` (the `line_normal` one cloned on first use); NULL
+// with `*status` set if it cannot be made.
+static UBreakIterator *line_iterator(thread_iterators *its, int32_t strictness, UErrorCode *status) {
+    if (strictness != CUB_STRICTNESS_NORMAL) return its->line;
+    if (its->line_normal == NULL) {
+        its->line_normal = ubrk_clone(line_normal_prototype, status);
+        if (U_FAILURE(*status)) return NULL;
+    }
+    return its->line_normal;
+}
+
 // The breaks strictly inside the run (`length` bytes at `run`), from ICU's iterator over the run
 // alone, ORed into `flags` (indexed from the run's start) with `marks`, and stored in the cache if the
 // run is short enough. Returns 0, or an ICU error code.
 __attribute__((noinline))
 static int32_t run_breaks_icu(thread_iterators *its, const unsigned char *run, int32_t length, int32_t strictness, uint64_t hash, uint8_t *flags, uint8_t marks) {
     UErrorCode status = U_ZERO_ERROR;
-    UBreakIterator *line = its->line;
-    if (strictness == CUB_STRICTNESS_NORMAL) {
-        if (its->line_normal == NULL) {
-            its->line_normal = ubrk_clone(line_normal_prototype, &status);
-            if (U_FAILURE(status)) return status;
-        }
-        line = its->line_normal;
-    }
+    UBreakIterator *line = line_iterator(its, strictness, &status);
+    if (line == NULL) return status;
     int32_t units = to_utf16(its, (const char *)run, length);
     if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
     ubrk_setText(line, its->utf16, units, &status);
@@ -697,14 +702,8 @@ static int32_t dictionary_breaks(const line_machine *m, thread_iterators *its, c
 // ORing its breaks into `flags`. Returns 0, or an ICU error code.
 static int32_t line_breaks_icu(thread_iterators *its, const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
     UErrorCode status = U_ZERO_ERROR;
-    UBreakIterator *line = its->line;
-    if (strictness == CUB_STRICTNESS_NORMAL) {
-        if (its->line_normal == NULL) {
-            its->line_normal = ubrk_clone(line_normal_prototype, &status);
-            if (U_FAILURE(status)) return status;
-        }
-        line = its->line_normal;
-    }
+    UBreakIterator *line = line_iterator(its, strictness, &status);
+    if (line == NULL) return status;
     int32_t units = to_utf16(its, utf8, length);
     if (units < 0) return U_MEMORY_ALLOCATION_ERROR;
     const int32_t *offset = its->utf8_offset;
