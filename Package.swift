@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "TextMeasureServe",
             dependencies: [
-                "TextMeasureServer", "TextMeasure", "TextMeasureStore",
+                "TextMeasureServer", "TextMeasure", "TextMeasureStore", "TextMeasureCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

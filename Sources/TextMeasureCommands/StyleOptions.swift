@@ -1,32 +1,35 @@
 import ArgumentParser
 import TextMeasure
 
-/// Options shared by `measure` and `batch`: fonts and text style.
-struct StyleOptions: ParsableArguments {
+/// Options shared by `measure`, `batch`, `render` and `textmeasure-serve`: fonts and text style (for
+/// `batch` and the server, the style of items that do not set their own).
+package struct StyleOptions: ParsableArguments {
     @Option(name: .customLong("font"), help: ArgumentHelp(
         "A font file; repeat for a fallback cascade, primary first. PATH#N selects face N of a collection.",
         valueName: "path"))
-    var fonts: [String] = []
+    package var fonts: [String] = []
 
     @Option(help: "Font size in pixels.")
-    var size: Double = 17
+    package var size: Double = 17
 
     @Option(name: .customLong("max-lines"), help: "Most lines shown; 0 = unlimited.")
-    var maxLines: Int = 0
+    package var maxLines: Int = 0
 
     @Option(name: .customLong("line-height"), help: "Fixed line height in pixels (default: the primary font's).")
-    var lineHeight: Double?
+    package var lineHeight: Double?
 
     @Option(name: .customLong("line-height-multiple"), help: "Line height as a multiple of the size.")
-    var lineHeightMultiple: Double?
+    package var lineHeightMultiple: Double?
 
     @Option(help: ArgumentHelp("""
         Whose line-breaking rules: pango (the default), browser (Chromium's, for white-space: pre-wrap; \
         overflow-wrap: anywhere) or browser-strict (the same with line-break: strict).
         """, valueName: "rules"))
-    var breaking: LineBreaking = .pango
+    package var breaking: LineBreaking = .pango
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         if lineHeight != nil && lineHeightMultiple != nil {
             throw ValidationError("give either --line-height or --line-height-multiple, not both")
         }
@@ -47,7 +50,8 @@ struct StyleOptions: ParsableArguments {
         }
     }
 
-    var style: TextStyle {
+    /// The style these options give.
+    package var style: TextStyle {
         let height: LineHeight = lineHeight.map { .fixed($0) } ?? lineHeightMultiple.map { .multiple($0) } ?? .natural
         return TextStyle(size: size, lineHeight: height, maxLines: maxLines, breaking: breaking)
     }
@@ -67,7 +71,8 @@ struct StyleOptions: ParsableArguments {
         }
     }
 
-    static func fontFile(_ argument: String) -> FontFile {
+    /// The font file a `--font` argument names (`PATH#N`: face N of a collection).
+    package static func fontFile(_ argument: String) -> FontFile {
         if let hash = argument.lastIndex(of: "#"), let index = Int(argument[argument.index(after: hash)...]) {
             return FontFile(path: String(argument[..<hash]), faceIndex: index)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import TextMeasure
 import TextMeasureBatch
+import TextMeasureCommands
 import TextMeasureServer
 import TextMeasureStore
 
@@ -20,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
             "maxLines"?: Int, "breaking"?: "pango" | "browser" | "browser-strict"}, other fields echoed) or an array of them, and answers with the batch \
             protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections and \
             lets requests in flight finish; then what was measured is written to the height store \
-            (--store) before the process exits.
+            (--store) before the process exits. --size, --max-lines and --breaking are the style of items \
+            without "size", "maxLines" and "breaking".
             """)
 
     @Option(help: "The address to listen on.")
@@ -29,28 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (printed on standard output).")
     var port = 8080
 
-    @Option(name: .customLong("font"), help: ArgumentHelp(
-        "A font file; repeat for a fallback cascade, primary first. PATH#N selects face N of a collection.",
-        valueName: "path"))
-    var fonts: [String] = []
-
-    @Option(help: "Font size in pixels for items without \"size\".")
-    var size: Double = 17
-
-    @Option(name: .customLong("max-lines"), help: "Most lines shown for items without \"maxLines\"; 0 = unlimited.")
-    var maxLines: Int = 0
-
-    @Option(name: .customLong("line-height"), help: "Fixed line height in pixels (default: the primary font's).")
-    var lineHeight: Double?
-
-    @Option(name: .customLong("line-height-multiple"), help: "Line height as a multiple of the size.")
-    var lineHeightMultiple: Double?
-
-    @Option(help: ArgumentHelp("""
-        Whose line-breaking rules for items without "breaking": pango (the default), browser or \
-        browser-strict (see `textmeasure measure --help`).
-        """, valueName: "rules"))
-    var breaking: LineBreaking = .pango
+    @OptionGroup var styleOptions: StyleOptions
 
     @Option(help: "Prepared texts kept for reuse (see `textmeasure batch --help`).")
     var cachedTexts = 1_000
@@ -74,37 +55,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The longest \"text\" of an item, in UTF-8 bytes (413 beyond).")
     var maxTextBytes = ServerLimits().maximumTextBytes
 
-    var style: TextStyle {
-        let height: LineHeight = lineHeight.map { .fixed($0) } ?? lineHeightMultiple.map { .multiple($0) } ?? .natural
-        return TextStyle(size: size, lineHeight: height, maxLines: maxLines, breaking: breaking)
-    }
-
     func validate() throws {
-        if lineHeight != nil && lineHeightMultiple != nil {
-            throw ValidationError("give either --line-height or --line-height-multiple, not both")
-        }
+        // The style options validate themselves (`StyleOptions.validate`).
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard maxBodyBytes > 0, maxItems > 0, maxTextBytes > 0 else {
             throw ValidationError("--max-body-bytes, --max-items and --max-text-bytes must be positive")
-        }
-        do {
-            try MeasurementLimits.check(style)
-        } catch {
-            throw ValidationError(error.message(naming: { field in
-                switch field {
-                case "lineHeight": "--line-height"
-                case "lineHeightMultiple": "--line-height-multiple"
-                case "maxLines": "--max-lines"
-                default: "--" + field
-                }
-            }))
         }
     }
 
     func run() async throws {
         let measurer: TextMeasurer
         do {
-            measurer = fonts.isEmpty ? try TextMeasurer() : try TextMeasurer(fonts: fonts.map(Self.fontFile))
+            let fonts = styleOptions.fonts
+            measurer = fonts.isEmpty ? try TextMeasurer() : try TextMeasurer(fonts: fonts.map(StyleOptions.fontFile))
         } catch {
             throw ValidationError("\(error)")
         }
@@ -112,7 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
         // Whatever ends the service (a signal, an error), what was measured reaches the file.
         defer { heightStore?.flush() }
-        let processor = BatchProcessor(measurer: measurer, style: style, preparedTexts: max(1, cachedTexts),
+        let processor = BatchProcessor(measurer: measurer, style: styleOptions.style, preparedTexts: max(1, cachedTexts),
                                        preparedTextBytes: bytes, store: heightStore)
         let server = MeasureServer(processor: processor, limits: ServerLimits(
             maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes))
@@ -126,10 +89,4 @@ struct ServeCommand: AsyncParsableCommand {
         }.runService()
     }
 
-    static func fontFile(_ argument: String) -> FontFile {
-        if let hash = argument.lastIndex(of: "#"), let index = Int(argument[argument.index(after: hash)...]) {
-            return FontFile(path: String(argument[..<hash]), faceIndex: index)
-        }
-        return FontFile(path: argument)
-    }
 }
