@@ -26,6 +26,7 @@ package final class ServerMetrics: Sendable {
     private let preparedRatio: Gauge
     private let pieceHits: Gauge
     private let pieceMisses: Gauge
+    private let spanHits: Gauge
     private let pieceRatio: Gauge
     private let storeHits: Gauge
     private let storeMisses: Gauge
@@ -54,6 +55,8 @@ package final class ServerMetrics: Sendable {
                                            help: "Prepared-text cache hits / look-ups since start (0 before any)."))
         pieceHits = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_hits", help: "Shaped words reused."))
         pieceMisses = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_misses", help: "Words shaped."))
+        spanHits = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_span_hits",
+                                                             help: "Shaped spans (text not cached word by word) reused."))
         pieceRatio = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_hit_ratio",
                                         help: "Shaped-word cache hits / look-ups since start (0 before any)."))
         storeHits = registry.makeGauge(descriptor: Self.named("textmeasure_store_hits",
@@ -105,6 +108,7 @@ package final class ServerMetrics: Sendable {
         let shaping = processor.measurer.shapingStatistics
         pieceHits.set(Double(shaping.pieceHits))
         pieceMisses.set(Double(shaping.pieceMisses))
+        spanHits.set(Double(shaping.spanHits))
         pieceRatio.set(Self.ratio(shaping.pieceHits, shaping.pieceMisses))
         return registry.emitToBuffer()
     }

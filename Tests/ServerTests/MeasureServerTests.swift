@@ -176,6 +176,7 @@ struct MeasureServerTests {
             #expect(lines.contains("textmeasure_prepared_text_misses 1.0"))
             #expect(lines.contains("textmeasure_prepared_text_hit_ratio 0.5"))
             #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_piece_hit_ratio ") })
+            #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_span_hits ") })
             // Every sample line: name{labels} value.
             let sample = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (-?[0-9.e+-]+|\+Inf|NaN)$/
             for line in lines where !line.hasPrefix("#") {

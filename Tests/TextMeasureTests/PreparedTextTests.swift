@@ -137,7 +137,66 @@ struct ShapeCacheTests {
         let statistics = cached.shapingStatistics
         #expect(statistics.pieceHits > statistics.pieceMisses)
         #expect(statistics.hitRate > 0.5)
+        #expect(statistics.spanHits > 0)
         #expect(uncached.shapingStatistics.pieceHits == 0)
+        #expect(uncached.shapingStatistics.spanHits == 0)
+    }
+
+    /// Text that is not cached piece by piece is cached as spans, reused in other texts, at run edges
+    /// with other neighbours, and still prepares exactly as shaping every run afresh: a syllable of a
+    /// font with a legacy `kern` table (NanumGothic: HarfBuzz marks every join unsafe), Arabic (a
+    /// letter after a space is marked, and the first letter of a run), Thai and Devanagari phrases, a
+    /// word kerned across its soft hyphens, words over 32 bytes and 16 clusters.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func spansAreReusedExactly(breaking: LineBreaking) throws {
+        let cascade = Fixtures.measurer.cascade
+        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
+        let cached = TextMeasurer(cascade: cascade)
+        let style = TextStyle(size: 15, breaking: breaking)
+        let phrases = [
+            "한국어는 띄어쓰기를 사용합니다", "한국어", "한국 ",
+            "اللغة العربية من أكثر اللغات انتشارا", "العربية",
+            "นักเรียนทุกคนต้องทำการบ้าน", "ยินดีต้อนรับสู่ประเทศไทย",
+            "कल की बैठक शुक्रवार सुबह", "ex\u{AD}tra\u{AD}or\u{AD}di\u{AD}nary",
+            "Donaudampfschifffahrtsgesellschaftskapitänsmütze", "https://en.wikipedia.org/wiki/Line_wrap_and_word_wrap",
+        ]
+        // Each phrase alone, then between neighbours of other scripts and of its own, at a paragraph's
+        // edges and inside one: the spans stored from one shaping are found in the others.
+        let frames = ["%", "(%)", "Text %.", "% %", "a %\nb", "كلمة % كلمة", "中文%中文", "« % »", "1%2"]
+        for frame in frames {
+            for phrase in phrases {
+                let text = frame.replacingOccurrences(of: "%", with: phrase)
+                let prepared = try cached.prepare(text, style: style)
+                let expected = try uncached.prepare(text, style: style)
+                #expect(Self.same(prepared, expected), "\(text)")
+            }
+        }
+        let statistics = cached.shapingStatistics
+        #expect(statistics.spanHits >= phrases.count * (frames.count - 1) / 2, "\(statistics)")
+    }
+
+    /// Random texts made of the corpus's sentences, joined by spaces, punctuation or nothing, as the
+    /// benchmarks' cold workload makes them (so spans and pieces meet many neighbours): cached
+    /// preparation gives exactly what shaping every run afresh gives.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func randomSentenceCombinationsAreIdenticalToUncached(breaking: LineBreaking) throws {
+        let cascade = Fixtures.measurer.cascade
+        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
+        let cached = TextMeasurer(cascade: cascade)
+        let style = TextStyle(size: 13, breaking: breaking)
+        let texts = Fixtures.corpus
+        let joins = [" ", "", ". ", "\n", "\u{200C}", "\u{0651}", "«", " - "]
+        var rng = SplitMix64(seed: 0x5350_414E_5321)
+        for index in 0..<600 {
+            var text = texts[Int(rng.next() % UInt64(texts.count))]
+            for _ in 0..<Int(rng.next() % 3) {
+                text += joins[Int(rng.next() % UInt64(joins.count))] + texts[Int(rng.next() % UInt64(texts.count))]
+            }
+            text += " #\(index)"
+            #expect(Self.same(try cached.prepare(text, style: style), try uncached.prepare(text, style: style)),
+                    "\(text)")
+        }
+        #expect(cached.shapingStatistics.spanHits > 100)
     }
 
     /// A stretch of new pieces whose join with a cached neighbour is unsafe is shaped again with that

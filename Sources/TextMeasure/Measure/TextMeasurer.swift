@@ -18,7 +18,8 @@
 /// (at most one per font of the cascade and size, made when a text at that size is first shaped with
 /// the font; under a kilobyte each); a size used again after being evicted has its fonts made again
 /// (microseconds). Fonts are loaded lazily, each when a text first needs it (see ``FontFace``). Shaped words are cached by face and size
-/// (`shapeCacheCapacity` pieces, 160 bytes each), so any number of sizes takes bounded memory.
+/// (`shapeCacheCapacity` pieces, 160 bytes each, and an eighth as many spans of at most 512 bytes of
+/// text), so any number of sizes takes bounded memory.
 public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
@@ -60,7 +61,8 @@ public final class TextMeasurer: Sendable {
     /// - Parameters:
     ///   - cascade: The fonts, primary first.
     ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 160
-    ///     bytes each; 0 turns the cache off.
+    ///     bytes each, and an eighth as many spans (text not cached word by word, up to 512 bytes of
+    ///     text and about 16 bytes per glyph cluster each); 0 turns the cache off.
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
@@ -75,7 +77,7 @@ public final class TextMeasurer: Sendable {
         let statistics = preparer.shapeCache?.statistics ?? ShapeCache.Statistics()
         return ShapingStatistics(pieceHits: statistics.hits, pieceMisses: statistics.misses,
                                  runsShapedWhole: statistics.runsShapedWhole,
-                                 stretchesWidened: statistics.stretchesWidened)
+                                 stretchesWidened: statistics.stretchesWidened, spanHits: statistics.spanHits)
     }
 
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
@@ -150,7 +152,8 @@ public final class TextMeasurer: Sendable {
 
 /// Counters of a measurer's shaped-piece cache.
 public struct ShapingStatistics: Hashable, Sendable {
-    /// Pieces (words, ideographs) found in the cache.
+    /// Pieces (words, ideographs) found in the cache; the characters of a new number, put together
+    /// from the cache, count one by one.
     public var pieceHits: Int
     /// Pieces shaped.
     public var pieceMisses: Int
@@ -159,6 +162,10 @@ public struct ShapingStatistics: Hashable, Sendable {
     /// Stretches of new text that interacted with a cached neighbour and were shaped again, taking
     /// the neighbour in, instead of shaping their run whole.
     public var stretchesWidened: Int = 0
+    /// Spans found in the cache: text that is not cached piece by piece (a word HarfBuzz kerns across
+    /// its soft hyphens, a phrase of Thai or Arabic whose words it does not shape apart, a word over
+    /// 32 bytes), cached from one join HarfBuzz marked safe to the next. Their pieces count as misses.
+    public var spanHits: Int = 0
 
     /// `pieceHits / (pieceHits + pieceMisses)`, or 0 before any.
     public var hitRate: Double {

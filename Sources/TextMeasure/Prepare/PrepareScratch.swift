@@ -27,6 +27,9 @@ final class PrepareScratch: @unchecked Sendable {
     var pieceKeys = ScratchList<ShapeCache.Key?>()
     var pieceShapes = ScratchList<ShapeCache.Shape?>()
     var shapedPieces = ScratchList<(ShapeCache.Key, ShapeCache.Shape)>()
+    var piecesInSpans = ScratchList<Bool>()
+    var spansFound: [(first: Int, end: Int, shape: SpanCache.Shape)] = []
+    var spansShaped: [(SpanCache.Key, SpanCache.Start, SpanCache.Shape)] = []
     /// The prepared form's segments and clusters as a text's paragraphs are added (see `Preparer`):
     /// kept from one preparation to the next, so that they grow only when a text needs more.
     var segments: [Segment] = []
@@ -69,6 +72,7 @@ final class PrepareScratch: @unchecked Sendable {
         pieceKeys.deallocate()
         pieceShapes.deallocate()
         shapedPieces.deallocate()
+        piecesInSpans.deallocate()
     }
 
     /// The shape plan for `font` and the buffer's segment properties (set before calling), as

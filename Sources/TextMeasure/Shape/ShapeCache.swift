@@ -21,6 +21,12 @@ import Synchronization
 /// character beyond that edge. The differential test against Pango and a test comparing cached with
 /// uncached preparation over the corpus keep this honest.
 ///
+/// What the piece table cannot hold goes to a ``SpanCache``: pieces HarfBuzz would not shape apart
+/// (a word kerned across its soft hyphens, Thai and Arabic phrases, every syllable of a font with a
+/// legacy `kern` table), cached from one safe join to the next, and pieces over 32 bytes or 16
+/// clusters. A number or code that misses (printable ASCII with a digit) is put together from its
+/// characters when each was stored with safe joins: they are stored one by one as well.
+///
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
 /// ``ClockTable``) with a lock each, taken per piece looked up and per piece stored; they count their
 /// hits and misses under those locks. (A private, lock-free first level per thread was tried: with
@@ -98,7 +104,7 @@ final class ShapeCache: Sendable {
         }
 
         @inline(__always)
-        private static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
+        static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
             let product = (h ^ value).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
             return product.high ^ product.low
         }
@@ -133,6 +139,8 @@ final class ShapeCache: Sendable {
         var runsShapedWhole = 0
         /// Stretches shaped again, wider, after an unsafe join, without shaping their run whole.
         var stretchesWidened = 0
+        /// Spans found (see ``SpanCache``).
+        var spanHits = 0
     }
 
     /// The pieces, split by hash into shards with a lock each: with one lock, two cores preparing
@@ -146,16 +154,21 @@ final class ShapeCache: Sendable {
     /// The keys' hash seed, per cache (a `static let` cost a `swift_once` check per key).
     private let keySeed = UInt64.random(in: 0...UInt64.max)
     private let stretchesWidened = Atomic<Int>(0)
+    /// What the piece table cannot hold (see ``SpanCache``).
+    private let spans: SpanCache
 
+    /// A cache of at most `capacity` pieces, and an eighth as many spans.
     init(capacity: Int) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
         shards = (0..<Self.shardCount).map { _ in Locked(ClockTable(capacity: perShard)) }
+        spans = SpanCache(capacity: max(64, capacity / 8))
     }
 
     var statistics: Statistics {
         var statistics = Statistics(misses: uncachable.load(ordering: .relaxed),
                                     runsShapedWhole: runsShapedWhole.load(ordering: .relaxed),
-                                    stretchesWidened: stretchesWidened.load(ordering: .relaxed))
+                                    stretchesWidened: stretchesWidened.load(ordering: .relaxed),
+                                    spanHits: spans.hits)
         for shard in shards {
             shard.withLock { table in
                 statistics.hits += table.hits
@@ -181,16 +194,29 @@ final class ShapeCache: Sendable {
         var keys = scratch.pieceKeys
         var cached = scratch.pieceShapes
         var shaped = scratch.shapedPieces
+        var covered = scratch.piecesInSpans
+        // Spans found and spans to store: arrays of references, kept in the scratch with their
+        // capacity so that a run with spans allocates nothing for them.
+        var found = scratch.spansFound
+        var newSpans = scratch.spansShaped
+        scratch.spansFound = []
+        scratch.spansShaped = []
         defer {
             // Hand the (emptied, maybe grown) lists back for the next run.
             bounds.removeAll()
             keys.removeAll()
             cached.removeAll()
             shaped.removeAll()
+            covered.removeAll()
             scratch.pieceBounds = bounds
             scratch.pieceKeys = keys
             scratch.pieceShapes = cached
             scratch.shapedPieces = shaped
+            scratch.piecesInSpans = covered
+            found.removeAll(keepingCapacity: true)
+            newSpans.removeAll(keepingCapacity: true)
+            scratch.spansFound = found
+            scratch.spansShaped = newSpans
         }
         bounds.append(run.start)
         for offset in (run.start + 1)..<max(run.start + 1, run.end)
@@ -202,27 +228,58 @@ final class ShapeCache: Sendable {
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
         let readsContext = Self.readsContext(run.script)
 
+        let edges = Edges(run: run, bytes: bytes, readsContext: readsContext)
         for piece in 0..<pieceCount {
             let start = bounds[piece], end = bounds[piece + 1]
             guard let text = PieceBytes(UnsafeBufferPointer(rebasing: bytes[start..<end])) else {
                 keys.append(nil)
                 continue
             }
-            let before = start > run.start ? Key.inside : !readsContext ? Key.runEdge
-                : start > 0 ? Self.scalar(before: start, in: bytes) : 0
-            let after = end < run.end ? Key.inside : !readsContext ? Key.runEdge
-                : end < bytes.count ? UTF8Decoding.scalar(in: bytes, at: end).value : 0
-            keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft, before: before,
-                            after: after, text: text, seed: keySeed))
+            keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft,
+                            before: edges.before(start), after: edges.after(end), text: text, seed: keySeed))
         }
         var uncachablePieces = 0
         for piece in 0..<pieceCount {
+            covered.append(false)
             guard let key = keys[piece] else {
                 uncachablePieces += 1
                 cached.append(nil)
                 continue
             }
             cached.append(shard(key).withLock { $0.value(for: key, hash: key.hash) })
+        }
+        // A piece not found alone may be in a stored span (see `SpanCache`), which starts with it or,
+        // as a widened stretch does, with one or two pieces before it: the pieces a span covers are
+        // taken from it, not shaped, and not from the piece table.
+        var next = 0
+        lookups: while next < pieceCount {
+            guard cached[next] == nil else {
+                next += 1
+                continue
+            }
+            var first = next
+            var span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, run: run, fontID: fontID,
+                                 rightToLeft: rightToLeft, edges: edges)
+            while span == nil && first > 0 && next - first < Self.maximumWidenings && cached[first - 1] != nil {
+                first -= 1
+                span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, run: run, fontID: fontID,
+                                 rightToLeft: rightToLeft, edges: edges, covering: next)
+            }
+            guard let span else {
+                // A number made of characters shaped before is put together from them.
+                let range = bounds[next]..<bounds[next + 1]
+                if Self.isNumeric(bytes[range]) {
+                    cached[next] = assembled(range, of: bytes, fontID: fontID, rightToLeft: rightToLeft, edges: edges)
+                }
+                next += 1
+                continue lookups
+            }
+            for piece in span.first..<span.end {
+                cached[piece] = nil
+                covered[piece] = true
+            }
+            found.append(span)
+            next = span.end
         }
 
         // Shape each stretch of uncached pieces, extended by one character into its neighbours so that
@@ -236,17 +293,19 @@ final class ShapeCache: Sendable {
         var afterFullStretch = false
         stretches: while piece < pieceCount {
             if afterFullStretch {
-                for next in piece..<min(piece + Self.maximumStretch, pieceCount) where cached[next] == nil {
+                for next in piece..<min(piece + Self.maximumStretch, pieceCount)
+                where cached[next] == nil && !covered[next] {
                     if let key = keys[next] { cached[next] = shard(key).withLock { $0.value(for: key, hash: key.hash) } }
                 }
             }
-            guard cached[piece] == nil else {
+            guard cached[piece] == nil && !covered[piece] else {
                 piece += 1
                 afterFullStretch = false
                 continue
             }
             var first = piece, last = piece
-            while last + 1 < pieceCount && cached[last + 1] == nil && last + 1 - piece < Self.maximumStretch { last += 1 }
+            while last + 1 < pieceCount && cached[last + 1] == nil && !covered[last + 1]
+                    && last + 1 - piece < Self.maximumStretch { last += 1 }
             var widenings = 0
             var extendedEnd = 0
             while true {
@@ -256,7 +315,8 @@ final class ShapeCache: Sendable {
                 // The character this stretch extends into before it belongs to a piece no cached shape
                 // rewrites at the end when an earlier stretch shaped that piece (right after a full or
                 // widened stretch): keep what that stretch wrote there.
-                let kept = first > 0 && cached[first - 1] == nil ? Self.save(extendedStart..<start, of: output) : nil
+                let kept = first > 0 && cached[first - 1] == nil && !covered[first - 1]
+                    ? Self.save(extendedStart..<start, of: output) : nil
                 Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
                              of: bytes, font: font, scratch: scratch, output: output)
                 let startJoinUnsafe = extendedStart < start && (!output.isClusterStart[start] || output.isUnsafe[start])
@@ -265,8 +325,10 @@ final class ShapeCache: Sendable {
                 if !startJoinUnsafe && !endJoinUnsafe { break }
                 // Widen over a cached piece before (one an earlier stretch shaped is not shaped again: a
                 // join that fails there tends to fail again, and the run is shaped whole sooner) or any
-                // piece after; the pieces taken in keep this shaping, not their cached one.
-                guard widenings < Self.maximumWidenings, !startJoinUnsafe || cached[first - 1] != nil else {
+                // piece after; the pieces taken in keep this shaping, not their cached one. A span is
+                // not taken in (its pieces are exact only together): the run is shaped whole.
+                guard widenings < Self.maximumWidenings, !startJoinUnsafe || cached[first - 1] != nil,
+                      !endJoinUnsafe || !covered[last + 1] else {
                     shapedWhole = true
                     break stretches
                 }
@@ -281,8 +343,8 @@ final class ShapeCache: Sendable {
                 }
             }
             if widenings > 0 { stretchesWidened.add(1, ordering: .relaxed) }
-            collect(pieces: first..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, output: output,
-                    into: &shaped)
+            collect(pieces: first..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, bytes: bytes,
+                    output: output, context: (fontID, rightToLeft, edges), into: &shaped, spans: &newSpans)
             afterFullStretch = last + 1 - first >= Self.maximumStretch && last + 1 < pieceCount
             if afterFullStretch {
                 store(shaped)
@@ -293,14 +355,17 @@ final class ShapeCache: Sendable {
         if shapedWhole {
             Shaper.shape(run, of: bytes, font: font, scratch: scratch, output: output)
             shaped.removeAll()
-            collect(pieces: 0..<pieceCount, bounds: bounds, keys: keys, shapedEnd: run.end, output: output, into: &shaped)
+            collect(pieces: 0..<pieceCount, bounds: bounds, keys: keys, shapedEnd: run.end, bytes: bytes,
+                    output: output, context: (fontID, rightToLeft, edges), into: &shaped, spans: &newSpans)
         } else {
             // Cached pieces last: the extended stretches wrote over their edge characters.
             for piece in 0..<pieceCount {
                 if let shape = cached[piece] { Self.write(shape, in: bounds[piece]..<bounds[piece + 1], to: output) }
             }
+            for span in found { Self.write(span.shape, in: bounds[span.first]..<bounds[span.end], to: output) }
         }
         store(shaped)
+        for (key, start, shape) in newSpans { spans.store(shape, for: key, start: start) }
         if uncachablePieces > 0 { uncachable.add(uncachablePieces, ordering: .relaxed) }
         if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
     }
@@ -313,30 +378,205 @@ final class ShapeCache: Sendable {
         }
     }
 
-    /// Collects, for storing, the pieces whose edges HarfBuzz marked safe to concatenate in the shaping
-    /// just done (which covered bytes up to `shapedEnd`; an edge at the end of a run has no flag to check).
+    /// Collects, for storing, the stretches of `pieces` between joins HarfBuzz marked safe to
+    /// concatenate in the shaping just done (which covered bytes up to `shapedEnd`; an edge at the end of
+    /// a run has no flag to check): a single piece for the piece table when it fits there, anything
+    /// else as a span.
     private func collect(pieces: Range<Int>, bounds: ScratchList<Int>, keys: ScratchList<Key?>, shapedEnd: Int,
-                         output: Shaper.Output, into shaped: inout ScratchList<(Key, Shape)>) {
+                         bytes: UnsafeBufferPointer<UInt8>, output: Shaper.Output,
+                         context: (font: HBFont.ID, rightToLeft: Bool, edges: Edges),
+                         into shaped: inout ScratchList<(Key, Shape)>,
+                         spans newSpans: inout [(SpanCache.Key, SpanCache.Start, SpanCache.Shape)]) {
+        func isSafe(_ offset: Int) -> Bool { output.isClusterStart[offset] && !output.isUnsafe[offset] }
+        // At the run's edges no shaping reads across, but a joining script's reads its context, which
+        // the key holds (see `Edges`): a flag there says nothing more.
+        let edges = context.edges
+        var first = pieces.lowerBound
         for piece in pieces {
-            guard let key = keys[piece] else { continue }
-            let start = bounds[piece], end = bounds[piece + 1]
-            guard output.isClusterStart[start], !output.isUnsafe[start] else { continue }
-            if end < shapedEnd && (!output.isClusterStart[end] || output.isUnsafe[end]) { continue }
-            var shape = Shape()
-            var fits = true
-            for offset in start..<end where output.isClusterStart[offset] {
-                let index = Int(shape.count)
-                guard index < Shape.capacity, let breakAdjust = Int32(exactly: output.breakAdjust[offset]),
-                      let advance = Int32(exactly: output.advance[offset]) else {
-                    fits = false
-                    break
+            let end = bounds[piece + 1]
+            let endIsSafe = end >= shapedEnd ? edges.keysContext(at: end) : isSafe(end)
+            if Self.isNumeric(bytes[bounds[piece]..<end]) {
+                // Its characters too, each with both edges safe (see `assembled`).
+                let start = bounds[piece]
+                for offset in start..<end {
+                    let startIsSafe = offset == edges.run.start
+                        ? output.isClusterStart[offset] && edges.keysContext(at: offset) : isSafe(offset)
+                    guard startIsSafe, offset + 1 == end ? endIsSafe : isSafe(offset + 1),
+                          let shape = Self.pieceShape(offset..<(offset + 1), output: output), shape.count == 1 else {
+                        continue
+                    }
+                    shaped.append((character(at: offset, of: start..<end, bytes: bytes, font: context.font,
+                                             rightToLeft: context.rightToLeft, edges: edges), shape))
                 }
-                shape.offsets[index] = UInt8(offset - start)
-                shape.advances[index] = advance
-                shape.breakAdjusts[index] = breakAdjust
-                shape.count += 1
             }
-            if fits { shaped.append((key, shape)) }
+            guard endIsSafe || piece + 1 == pieces.upperBound else { continue }
+            defer { first = piece + 1 }
+            let start = bounds[first]
+            let startIsSafe = start == edges.run.start
+                ? output.isClusterStart[start] && edges.keysContext(at: start) : isSafe(start)
+            guard endIsSafe, startIsSafe else { continue }
+            if first == piece, let key = keys[piece], let shape = Self.pieceShape(start..<end, output: output) {
+                shaped.append((key, shape))
+            } else if end - start <= SpanCache.maximumBytes {
+                newSpans.append(span(bounds[first]..<end, firstPieceEnd: bounds[first + 1], firstPieceKey: keys[first],
+                                     bytes: bytes,
+                                     output: output, context: context))
+            }
+        }
+    }
+
+    /// Whether `piece` is a number or code: printable ASCII with a digit, 2 to 16 characters. Such a
+    /// piece is stored character by character as well (see `collect`), and when it misses it is put
+    /// together from its characters if all of them are stored (`assembled`): new numbers are everywhere
+    /// (times, prices, counts, identifiers), made of a few characters.
+    private static func isNumeric(_ piece: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard piece.count >= 2, piece.count <= Shape.capacity else { return false }
+        var hasDigit = false
+        for byte in piece {
+            guard byte >= 0x20 && byte < 0x7F else { return false }
+            if byte &- 0x30 < 10 { hasDigit = true }
+        }
+        return hasDigit
+    }
+
+    /// The piece-table key of the character at `offset` of the piece `piece`: as a piece of its own,
+    /// with the piece's context at the piece's edges.
+    private func character(at offset: Int, of piece: Range<Int>, bytes: UnsafeBufferPointer<UInt8>, font: HBFont.ID,
+                           rightToLeft: Bool, edges: Edges) -> Key {
+        Key(font: font, script: edges.run.script.rawValue, rightToLeft: rightToLeft,
+            before: offset == piece.lowerBound ? edges.before(offset) : Key.inside,
+            after: offset + 1 == piece.upperBound ? edges.after(offset + 1) : Key.inside,
+            text: PieceBytes(UnsafeBufferPointer(rebasing: bytes[offset..<(offset + 1)]))!, seed: keySeed)
+    }
+
+    /// The numeric piece `range` put together from its characters' stored shapes, or nil if one is
+    /// missing. Exact for the reason any two cached pieces are: each character was stored from a
+    /// shaping where both its joins were safe to concatenate.
+    private func assembled(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, fontID: HBFont.ID,
+                           rightToLeft: Bool, edges: Edges) -> Shape? {
+        var shape = Shape()
+        for offset in range {
+            let key = character(at: offset, of: range, bytes: bytes, font: fontID, rightToLeft: rightToLeft,
+                                edges: edges)
+            guard let part = shard(key).withLock({ $0.value(for: key, hash: key.hash) }), part.count == 1 else {
+                return nil
+            }
+            let index = Int(shape.count)
+            shape.offsets[index] = UInt8(offset - range.lowerBound)
+            shape.advances[index] = part.advances[0]
+            shape.breakAdjusts[index] = part.breakAdjusts[0]
+            shape.count += 1
+        }
+        return shape
+    }
+
+    /// The shape of the piece `range` as the piece table holds it, or nil if it does not fit there.
+    private static func pieceShape(_ range: Range<Int>, output: Shaper.Output) -> Shape? {
+        var shape = Shape()
+        for offset in range where output.isClusterStart[offset] {
+            let index = Int(shape.count)
+            guard index < Shape.capacity, let breakAdjust = Int32(exactly: output.breakAdjust[offset]),
+                  let advance = Int32(exactly: output.advance[offset]) else { return nil }
+            shape.offsets[index] = UInt8(offset - range.lowerBound)
+            shape.advances[index] = advance
+            shape.breakAdjusts[index] = breakAdjust
+            shape.count += 1
+        }
+        return shape
+    }
+
+    /// The span `range` (whose first piece ends at `firstPieceEnd`) as the shaping just done left it in
+    /// `output`, with its key and its first piece's.
+    private func span(_ range: Range<Int>, firstPieceEnd: Int, firstPieceKey: Key?, bytes: UnsafeBufferPointer<UInt8>,
+                      output: Shaper.Output, context: (font: HBFont.ID, rightToLeft: Bool, edges: Edges))
+        -> (SpanCache.Key, SpanCache.Start, SpanCache.Shape) {
+        var count = 0
+        for offset in range where output.isClusterStart[offset] { count += 1 }
+        let clusters = [SpanCache.Cluster](unsafeUninitializedCapacity: count) { clusters, initialized in
+            for offset in range where output.isClusterStart[offset] {
+                clusters.initializeElement(at: initialized, to: SpanCache.Cluster(
+                    advance: output.advance[offset], breakAdjust: output.breakAdjust[offset],
+                    offset: UInt16(offset - range.lowerBound)))
+                initialized += 1
+            }
+        }
+        let script = context.edges.run.script.rawValue
+        let before = context.edges.before(range.lowerBound)
+        let key = SpanCache.key(font: context.font, script: script, rightToLeft: context.rightToLeft, before: before,
+                                after: context.edges.after(range.upperBound),
+                                bytes: UnsafeBufferPointer(rebasing: bytes[range]), seed: keySeed)
+        let start = SpanCache.start(pieceKey: firstPieceKey, font: context.font, script: script,
+                                    rightToLeft: context.rightToLeft, before: before,
+                                    bytes: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<firstPieceEnd]),
+                                    seed: keySeed)
+        let shape = SpanCache.Shape(bytes: Array(bytes[range]), clusters: clusters)
+        return (key, start, shape)
+    }
+
+    /// A stored span that starts with piece `first` and covers piece `covering`, as the pieces it
+    /// covers (`first..<end`), if any; the longest of those stored.
+    private func span(startingAt first: Int, bounds: ScratchList<Int>, keys: ScratchList<Key?>,
+                      bytes: UnsafeBufferPointer<UInt8>, run: Run, fontID: HBFont.ID, rightToLeft: Bool, edges: Edges,
+                      covering: Int? = nil)
+        -> (first: Int, end: Int, shape: SpanCache.Shape)? {
+        let start = bounds[first]
+        let before = edges.before(start)
+        let startKey = SpanCache.start(pieceKey: keys[first], font: fontID, script: run.script.rawValue,
+                                       rightToLeft: rightToLeft, before: before,
+                                       bytes: UnsafeBufferPointer(rebasing: bytes[start..<bounds[first + 1]]),
+                                       seed: keySeed)
+        guard let lengths = spans.spanLengths(startingWith: startKey) else { return nil }
+        let mustCover = bounds[(covering ?? first) + 1]
+        var best: (first: Int, end: Int, shape: SpanCache.Shape)?
+        for index in 0..<SpanCache.Lengths.scalarCount {
+            let end = start + Int(lengths[index])
+            guard end > start else { break }
+            guard end <= run.end, end >= mustCover, end > (best.map { bounds[$0.end] } ?? 0) else { continue }
+            var last = first + 1
+            while bounds[last] < end { last += 1 }
+            guard bounds[last] == end else { continue }
+            let spanBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let key = SpanCache.key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft,
+                                    before: before, after: edges.after(end), bytes: spanBytes, seed: keySeed)
+            if let shape = spans.shape(for: key, bytes: spanBytes) { best = (first, last, shape) }
+        }
+        return best
+    }
+
+    /// A piece's or span's context fields in its key (see `Key.before`): `inside` its run, or at the
+    /// run's edge `runEdge`, or for a joining script the scalar beyond the edge.
+    ///
+    /// That scalar decides how HarfBuzz joins across the edge unless it is transparent to joining (a
+    /// mark or a format character: HarfBuzz then reads on to the next one); a piece or span with such a
+    /// scalar beyond a run edge is not stored (`keysContext`).
+    struct Edges {
+        let run: Run
+        let bytes: UnsafeBufferPointer<UInt8>
+        let readsContext: Bool
+
+        func before(_ start: Int) -> UInt32 {
+            start > run.start ? Key.inside : !readsContext ? Key.runEdge
+                : start > 0 ? ShapeCache.scalar(before: start, in: bytes) : 0
+        }
+
+        func after(_ end: Int) -> UInt32 {
+            end < run.end ? Key.inside : !readsContext ? Key.runEdge
+                : end < bytes.count ? UTF8Decoding.scalar(in: bytes, at: end).value : 0
+        }
+
+        /// Whether the key's context field at the run edge `offset` (its start or end) holds all that
+        /// shaping reads beyond that edge.
+        func keysContext(at offset: Int) -> Bool {
+            guard readsContext else { return true }
+            let scalar = offset == run.start ? before(offset) : after(offset)
+            guard scalar != 0 else { return true }   // the paragraph's edge
+            switch hb_unicode_general_category(hb_unicode_funcs_get_default(), scalar) {
+            case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK,
+                 HB_UNICODE_GENERAL_CATEGORY_FORMAT:
+                return false
+            default:
+                return true
+            }
         }
     }
 
@@ -362,6 +602,21 @@ final class ShapeCache: Sendable {
             output.breakAdjust[start + i] = value.breakAdjust
             output.isClusterStart[start + i] = value.isClusterStart
             output.isUnsafe[start + i] = value.isUnsafe
+        }
+    }
+
+    private static func write(_ shape: SpanCache.Shape, in range: Range<Int>, to output: Shaper.Output) {
+        for offset in range {
+            output.advance[offset] = 0
+            output.breakAdjust[offset] = 0
+            output.isClusterStart[offset] = false
+            output.isUnsafe[offset] = false
+        }
+        for cluster in shape.clusters {
+            let offset = range.lowerBound + Int(cluster.offset)
+            output.advance[offset] = cluster.advance
+            output.breakAdjust[offset] = cluster.breakAdjust
+            output.isClusterStart[offset] = true
         }
     }
 
@@ -402,7 +657,7 @@ final class ShapeCache: Sendable {
     }
 
     /// The scalar that ends just before `offset`.
-    private static func scalar(before offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    static func scalar(before offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         UTF8Decoding.scalar(in: bytes, at: start(ofScalarBefore: offset, in: bytes)).value
     }
 }
