@@ -97,14 +97,7 @@ public final class HeightStore: MeasurementStore {
             // spread over the whole file.
             try db.execute(sql: "PRAGMA cache_size = -32768")
         }
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.write { db in try Self.prepareSchema(db, path: path) }
-        } catch let error as HeightStoreError {
-            throw error
-        } catch {
-            throw Self.openingError(error, path: path)
-        }
+        pool = try Self.openPool(path: path, configuration: configuration)
         let pool = self.pool
         let state = self.state
         writer = StoreWriter { [path, warn] rows in
@@ -436,6 +429,27 @@ public final class HeightStore: MeasurementStore {
                 size INTEGER NOT NULL, modified INTEGER NOT NULL, modified_ns INTEGER NOT NULL, digest BLOB NOT NULL
             ) WITHOUT ROWID
             """)
+    }
+
+    /// Opens the pool and prepares the schema, trying again for up to ``busyTimeout`` seconds while
+    /// another process holds the file: switching a new file to WAL, or creating its tables, can fail
+    /// at once with `SQLITE_BUSY` when two processes open it together (SQLite does not wait on a lock
+    /// it might deadlock on), which the busy timeout does not cover.
+    private static func openPool(path: String, configuration: Configuration) throws(HeightStoreError) -> DatabasePool {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try pool.write { db in try Self.prepareSchema(db, path: path) }
+                return pool
+            } catch let error as HeightStoreError {
+                throw error
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            } catch {
+                throw Self.openingError(error, path: path)
+            }
+        }
     }
 
     static func openingError(_ error: any Error, path: String) -> HeightStoreError {
