@@ -9,7 +9,12 @@
 ///
 /// Callers pass each key's hash (the piece keys carry theirs). Not thread-safe by itself: guarded by a
 /// ``Locked`` where shared.
-struct ClockTable<Key: Equatable, Value> {
+///
+/// The look-ups need `Key: Equatable`, the type does not: a generic type's requirements are checked
+/// when the runtime first makes its metadata, and a conformance check the first time scans every
+/// conformance of the (statically linked) binary, about 240,000 instructions at start-up per table
+/// type. Requirements on the methods are resolved where they are compiled.
+struct ClockTable<Key, Value> {
     fileprivate struct Entry {
         var hash: Int
         var referenced: Bool
@@ -35,7 +40,9 @@ struct ClockTable<Key: Equatable, Value> {
     }
 
     var count: Int { entries.count }
+}
 
+extension ClockTable where Key: Equatable {
     /// The value for `key` (whose hash is `hash`), marking it referenced.
     mutating func value(for key: Key, hash: Int) -> Value? {
         guard let slot = find(key, hash: hash).entry else {
