@@ -18,8 +18,9 @@
 /// (at most one per font of the cascade and size, made when a text at that size is first shaped with
 /// the font; under a kilobyte each); a size used again after being evicted has its fonts made again
 /// (microseconds). Fonts are loaded lazily, each when a text first needs it (see ``FontFace``). Shaped words are cached by face and size
-/// (`shapeCacheCapacity` pieces, 160 bytes each, and an eighth as many spans of at most 512 bytes of
-/// text), so any number of sizes takes bounded memory.
+/// (`shapeCacheCapacity` pieces, 160 bytes each, and a thirty-second as many spans of at most 512
+/// bytes of text: under 9 KB each, about 1 KB for a phrase), so any number of sizes takes bounded
+/// memory.
 public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
@@ -61,8 +62,8 @@ public final class TextMeasurer: Sendable {
     /// - Parameters:
     ///   - cascade: The fonts, primary first.
     ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 160
-    ///     bytes each, and an eighth as many spans (text not cached word by word, up to 512 bytes of
-    ///     text and about 16 bytes per glyph cluster each); 0 turns the cache off.
+    ///     bytes each, and a thirty-second as many spans (text not cached word by word: up to 512
+    ///     bytes of text and 16 bytes per glyph cluster each); 0 turns the cache off.
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
