@@ -117,14 +117,18 @@ struct ShapeCacheTests {
         a.segments == b.segments && a.clusters == b.clusters && a.lineStartAdjusts == b.lineStartAdjusts
     }
 
+    /// A measurer on the bundled fonts without the shape cache, and one with it.
+    static func measurers() -> (uncached: TextMeasurer, cached: TextMeasurer) {
+        let cascade = Fixtures.measurer.cascade
+        return (TextMeasurer(cascade: cascade, shapeCacheCapacity: 0), TextMeasurer(cascade: cascade))
+    }
+
     /// Preparing through the cache gives exactly what shaping every run afresh gives, whether the
     /// pieces were cached from the same text, from other texts, or not at all; in Pango's 1/1024 px
     /// units and in the browser modes' 1/65536 px (break adjustments there take 32 bits).
     @Test(arguments: [11.0, 15.5, 24], [LineBreaking.pango, .browser])
     func cachedPreparationIsIdenticalToUncached(size: Double, breaking: LineBreaking) throws {
-        let cascade = Fixtures.measurer.cascade
-        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
-        let cached = TextMeasurer(cascade: cascade)
+        let (uncached, cached) = Self.measurers()
         let style = TextStyle(size: size, breaking: breaking)
         let texts = Fixtures.corpus
         var rng = SplitMix64(seed: 0x5348_4150_4543_4143)
@@ -149,9 +153,7 @@ struct ShapeCacheTests {
     /// word kerned across its soft hyphens, words over 32 bytes and 16 clusters.
     @Test(arguments: [LineBreaking.pango, .browser])
     func spansAreReusedExactly(breaking: LineBreaking) throws {
-        let cascade = Fixtures.measurer.cascade
-        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
-        let cached = TextMeasurer(cascade: cascade)
+        let (uncached, cached) = Self.measurers()
         let style = TextStyle(size: 15, breaking: breaking)
         let phrases = [
             "한국어는 띄어쓰기를 사용합니다", "한국어", "한국 ",
@@ -180,9 +182,7 @@ struct ShapeCacheTests {
     /// preparation gives exactly what shaping every run afresh gives.
     @Test(arguments: [LineBreaking.pango, .browser])
     func randomSentenceCombinationsAreIdenticalToUncached(breaking: LineBreaking) throws {
-        let cascade = Fixtures.measurer.cascade
-        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
-        let cached = TextMeasurer(cascade: cascade)
+        let (uncached, cached) = Self.measurers()
         let style = TextStyle(size: 13, breaking: breaking)
         let texts = Fixtures.corpus
         let joins = [" ", "", ". ", "\n", "\u{200C}", "\u{0651}", "«", " - "]
@@ -204,9 +204,7 @@ struct ShapeCacheTests {
     /// mostly, whose words are not safe to shape apart) prepare exactly as shaping every run afresh.
     @Test(arguments: [LineBreaking.pango, .browser])
     func widenedStretchesAreIdenticalToWholeRuns(breaking: LineBreaking) throws {
-        let cascade = Fixtures.measurer.cascade
-        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
-        let cached = TextMeasurer(cascade: cascade)
+        let (uncached, cached) = Self.measurers()
         let style = TextStyle(size: 15, breaking: breaking)
         var rng = SplitMix64(seed: 0x5749_4445_4E45_4421)
         var widenedTexts = 0

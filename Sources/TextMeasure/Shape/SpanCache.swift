@@ -32,7 +32,8 @@ import Synchronization
 /// eviction, see ``ClockTable``), with a lock per table.
 final class SpanCache: Sendable {
     /// A span's identity but for its bytes, which ``Shape`` holds: the hash finds candidates, the bytes
-    /// decide.
+    /// decide. Also a span's first piece's (a ``Start``), by hash alone: a collision there only
+    /// proposes a length that the span look-up then rejects.
     struct Key: Equatable, Sendable {
         var font: HBFont.ID
         var hash: Int
@@ -41,20 +42,16 @@ final class SpanCache: Sendable {
         /// As in ``ShapeCache/Key``: `inside` a run, `runEdge`, or the scalar beyond a joining script's
         /// run edge.
         var before: UInt32
+        /// As `before`, at the span's end; `firstPiece` in a ``Start``.
         var after: UInt32
         var byteCount: Int
+
+        /// Not a scalar: the key is a span's first piece's.
+        static let firstPiece = UInt32.max - 2
     }
 
-    /// A span's first piece, by hash alone (a collision only proposes a length that the span look-up
-    /// then rejects).
-    struct Start: Equatable, Sendable {
-        var font: HBFont.ID
-        var hash: Int
-        var script: UInt32
-        var rightToLeft: Bool
-        var before: UInt32
-        var byteCount: Int
-    }
+    /// The key of a span's first piece, under which the lengths of the spans starting with it are kept.
+    typealias Start = Key
 
     /// A HarfBuzz cluster of a span: its byte offset in the span, advance and break adjustment.
     struct Cluster: Sendable {
@@ -117,7 +114,7 @@ final class SpanCache: Sendable {
             h = ShapeCache.Key.mix(h, rightToLeft ? 1 : 0)
         }
         return Start(font: font, hash: Int(truncatingIfNeeded: h), script: script, rightToLeft: rightToLeft,
-                     before: before, byteCount: bytes.count)
+                     before: before, after: Key.firstPiece, byteCount: bytes.count)
     }
 
     /// The byte lengths of the spans stored last that start with one piece, the latest first; 0 ends
