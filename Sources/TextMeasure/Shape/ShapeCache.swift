@@ -259,11 +259,11 @@ final class ShapeCache: Sendable {
                 continue
             }
             var first = next
-            var span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, run: run, fontID: fontID,
+            var span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, fontID: fontID,
                                  rightToLeft: rightToLeft, edges: edges)
             while span == nil && first > 0 && next - first < Self.maximumWidenings && cached[first - 1] != nil {
                 first -= 1
-                span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, run: run, fontID: fontID,
+                span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, fontID: fontID,
                                  rightToLeft: rightToLeft, edges: edges, covering: next)
             }
             guard let span else {
@@ -517,9 +517,10 @@ final class ShapeCache: Sendable {
     /// A stored span that starts with piece `first` and covers piece `covering`, as the pieces it
     /// covers (`first..<end`), if any; the longest of those stored.
     private func span(startingAt first: Int, bounds: ScratchList<Int>, keys: ScratchList<Key?>,
-                      bytes: UnsafeBufferPointer<UInt8>, run: Run, fontID: HBFont.ID, rightToLeft: Bool, edges: Edges,
+                      bytes: UnsafeBufferPointer<UInt8>, fontID: HBFont.ID, rightToLeft: Bool, edges: Edges,
                       covering: Int? = nil)
         -> (first: Int, end: Int, shape: SpanCache.Shape)? {
+        let run = edges.run
         let start = bounds[first]
         let before = edges.before(start)
         let startKey = SpanCache.start(pieceKey: keys[first], font: fontID, script: run.script.rawValue,
