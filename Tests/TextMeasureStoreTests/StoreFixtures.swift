@@ -21,13 +21,12 @@ enum StoreFixtures {
     /// The built `textmeasure-store` (the commands with the store linked in), beside `textmeasure`.
     static let storeExecutable = executable.deletingLastPathComponent().appendingPathComponent("textmeasure-store")
 
-    /// A new empty folder under the system's temporary folder (world-writable, for the tests that run
-    /// the tool as another user).
+    /// A new empty folder, world-writable for the tests that run the tool as another user, removed when
+    /// the test process exits.
     static func folder() -> String {
-        let path = NSTemporaryDirectory() + "textmeasure-store-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o777])
-        return path
+        do { return try TemporaryFolders.make(prefix: "store", permissions: 0o777) } catch {
+            fatalError("cannot make a temporary folder: \(error)")
+        }
     }
 
     /// Warnings collected instead of printed.

@@ -7,13 +7,11 @@ enum Fixtures {
     /// The package root, found from this file's location.
     static let root = packageRoot()
 
-    /// A new, empty folder of this test's own under the temporary directory: fonts are shared per path
-    /// across the process, so a test that counts what its faces load puts them under paths no other
-    /// test uses.
+    /// A new, empty folder of this test's own, removed when the test process exits: fonts are shared
+    /// per path across the process, so a test that counts what its faces load puts them under paths no
+    /// other test uses.
     static func freshFolder(named prefix: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        URL(fileURLWithPath: try TemporaryFolders.make(prefix: prefix))
     }
 
     /// One measurer on the bundled fonts, shared by every test (it is thread-safe).
