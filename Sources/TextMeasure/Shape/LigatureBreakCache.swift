@@ -10,7 +10,8 @@ import CFreeType
 /// its scale, never its address, which a freed font's successor may reuse), the script, and, for the
 /// joining scripts whose shaping reads the characters around the text, those characters.
 ///
-/// Thread safety: any number of threads at once; entries are in 8 CLOCK tables with a lock each.
+/// Thread safety: any number of threads at once; entries are in 8 CLOCK tables with a lock each
+/// (``LockedShards``).
 final class LigatureBreakCache: Sendable {
     /// A broken ligature in its surroundings.
     struct Key: Hashable, Sendable {
@@ -31,13 +32,13 @@ final class LigatureBreakCache: Sendable {
         var tail: Int
     }
 
-    private let shards: [Locked<ClockTable<Key, Widths>>]
+    private let shards: LockedShards<ClockTable<Key, Widths>>
     private static let shardCount = 8   // a power of two
 
     /// A cache of at most `capacity` broken ligatures.
     init(capacity: Int = 4_096) {
         let perShard = max(1, capacity / Self.shardCount)
-        shards = (0..<Self.shardCount).map { _ in Locked(ClockTable(capacity: perShard)) }
+        shards = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
     }
 
     /// The key for breaking `text` (a window of a paragraph, at most 32 bytes) at `boundary`, shaped
@@ -56,17 +57,17 @@ final class LigatureBreakCache: Sendable {
 
     func widths(for key: Key) -> Widths? {
         let hash = key.hashValue
-        return shard(hash).withLock { $0.value(for: key, hash: hash) }
+        return shards.withLock(Self.shard(hash)) { $0.value(for: key, hash: hash) }
     }
 
     func store(_ widths: Widths, for key: Key) {
         let hash = key.hashValue
-        shard(hash).withLock { $0.set(widths, for: key, hash: hash) }
+        shards.withLock(Self.shard(hash)) { $0.set(widths, for: key, hash: hash) }
     }
 
     /// The shard for a hash: bits the tables' buckets (the low ones) do not use.
-    private func shard(_ hash: Int) -> Locked<ClockTable<Key, Widths>> {
-        shards[(hash >> 24) & (Self.shardCount - 1)]
+    private static func shard(_ hash: Int) -> Int {
+        (hash >> 24) & (shardCount - 1)
     }
 
     /// The scalar that ends at `offset`.

@@ -28,8 +28,9 @@ import Synchronization
 /// characters when each was stored with safe joins: they are stored one by one as well.
 ///
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
-/// ``ClockTable``) with a lock each, taken per piece looked up and per piece stored; they count their
-/// hits and misses under those locks. (A private, lock-free first level per thread was tried: with
+/// ``ClockTable``) with a lock each (``LockedShards``: no reference counting per look-up, no two
+/// shards on one cache line), taken per piece looked up and per piece stored; they count their hits
+/// and misses under those locks. (A private, lock-free first level per thread was tried: with
 /// the tables this cheap, it cost more in copies than it saved in locks.)
 final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
@@ -146,7 +147,7 @@ final class ShapeCache: Sendable {
     /// The pieces, split by hash into shards with a lock each: with one lock, two cores preparing
     /// texts queued on it often enough that one slept in the kernel (a critical section that stores a
     /// piece may take a page fault).
-    private let shards: [Locked<ClockTable<Key, Shape>>]
+    private let shards: LockedShards<ClockTable<Key, Shape>>
     private static let shardCount = 16   // a power of two
     /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
     private let uncachable = Atomic<Int>(0)
@@ -161,7 +162,7 @@ final class ShapeCache: Sendable {
     /// larger: 1,562 for the default capacity held every span of the 6,000 cold benchmark texts).
     init(capacity: Int) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
-        shards = (0..<Self.shardCount).map { _ in Locked(ClockTable(capacity: perShard)) }
+        shards = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
         spans = SpanCache(capacity: max(64, capacity / 32))
     }
 
@@ -170,8 +171,8 @@ final class ShapeCache: Sendable {
                                     runsShapedWhole: runsShapedWhole.load(ordering: .relaxed),
                                     stretchesWidened: stretchesWidened.load(ordering: .relaxed),
                                     spanHits: spans.hits)
-        for shard in shards {
-            shard.withLock { table in
+        for shard in 0..<shards.count {
+            shards.withLock(shard) { table in
                 statistics.hits += table.hits
                 statistics.misses += table.misses
             }
@@ -181,8 +182,8 @@ final class ShapeCache: Sendable {
 
     /// The shard holding `key`: chosen by hash bits that neither the table's buckets (the low bits)
     /// nor its tags (the high 32) rely on.
-    private func shard(_ key: Key) -> Locked<ClockTable<Key, Shape>> {
-        shards[(key.hash >> 24) & (Self.shardCount - 1)]
+    private func shard(_ key: Key) -> Int {
+        (key.hash >> 24) & (Self.shardCount - 1)
     }
 
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
@@ -247,7 +248,7 @@ final class ShapeCache: Sendable {
                 cached.append(nil)
                 continue
             }
-            cached.append(shard(key).withLock { $0.value(for: key, hash: key.hash) })
+            cached.append(shards.withLock(shard(key)) { $0.value(for: key, hash: key.hash) })
         }
         // A piece not found alone may be in a stored span (see `SpanCache`), which starts with it or,
         // as a widened stretch does, with one or two pieces before it: the pieces a span covers are
@@ -296,7 +297,7 @@ final class ShapeCache: Sendable {
             if afterFullStretch {
                 for next in piece..<min(piece + Self.maximumStretch, pieceCount)
                 where cached[next] == nil && !covered[next] {
-                    if let key = keys[next] { cached[next] = shard(key).withLock { $0.value(for: key, hash: key.hash) } }
+                    if let key = keys[next] { cached[next] = shards.withLock(shard(key)) { $0.value(for: key, hash: key.hash) } }
                 }
             }
             guard cached[piece] == nil && !covered[piece] else {
@@ -375,7 +376,7 @@ final class ShapeCache: Sendable {
     private func store(_ shaped: ScratchList<(Key, Shape)>) {
         for index in 0..<shaped.count {
             let (key, shape) = shaped[index]
-            shard(key).withLock { $0.set(shape, for: key, hash: key.hash) }
+            shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
         }
     }
 
@@ -459,7 +460,7 @@ final class ShapeCache: Sendable {
         for offset in range {
             let key = character(at: offset, of: range, bytes: bytes, font: fontID, rightToLeft: rightToLeft,
                                 edges: edges)
-            guard let part = shard(key).withLock({ $0.value(for: key, hash: key.hash) }), part.count == 1 else {
+            guard let part = shards.withLock(shard(key), { $0.value(for: key, hash: key.hash) }), part.count == 1 else {
                 return nil
             }
             let index = Int(shape.count)

@@ -29,7 +29,7 @@ import Synchronization
 /// which bytes to look up.
 ///
 /// Thread safety: any number of threads at once. Spans and first pieces are in 8 tables each (CLOCK
-/// eviction, see ``ClockTable``), with a lock per table.
+/// eviction, see ``ClockTable``), with a lock per table (``LockedShards``).
 final class SpanCache: Sendable {
     /// A span's identity but for its bytes, which ``Shape`` holds: the hash finds candidates, the bytes
     /// decide. Also a span's first piece's (a ``Start``), by hash alone: a collision there only
@@ -75,15 +75,15 @@ final class SpanCache: Sendable {
     static let maximumBytes = 512
 
     private static let shardCount = 8   // a power of two
-    private let spans: [Locked<ClockTable<Key, Shape>>]
-    private let starts: [Locked<ClockTable<Start, Lengths>>]
+    private let spans: LockedShards<ClockTable<Key, Shape>>
+    private let starts: LockedShards<ClockTable<Start, Lengths>>
     private let hitCount = Atomic<Int>(0)
 
     /// A cache of at most `capacity` spans.
     init(capacity: Int) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
-        spans = (0..<Self.shardCount).map { _ in Locked(ClockTable(capacity: perShard)) }
-        starts = (0..<Self.shardCount).map { _ in Locked(ClockTable(capacity: perShard)) }
+        spans = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
+        starts = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
     }
 
     /// Spans found.
@@ -123,12 +123,12 @@ final class SpanCache: Sendable {
 
     /// The byte lengths of the spans stored last that start with the piece `start`, if any.
     func spanLengths(startingWith start: Start) -> Lengths? {
-        starts[Self.shard(start.hash)].withLock { $0.value(for: start, hash: start.hash) }
+        starts.withLock(Self.shard(start.hash)) { $0.value(for: start, hash: start.hash) }
     }
 
     /// The span stored for `key` whose bytes are `bytes`, if any.
     func shape(for key: Key, bytes: UnsafeBufferPointer<UInt8>) -> Shape? {
-        guard let shape = spans[Self.shard(key.hash)].withLock({ $0.value(for: key, hash: key.hash) }),
+        guard let shape = spans.withLock(Self.shard(key.hash), { $0.value(for: key, hash: key.hash) }),
               shape.bytes.count == bytes.count,
               shape.bytes.withUnsafeBufferPointer({ stored in
                   bytes.isEmpty || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
@@ -139,9 +139,9 @@ final class SpanCache: Sendable {
 
     /// Stores `shape` for `key`, and its length for its first piece `start`.
     func store(_ shape: Shape, for key: Key, start: Start) {
-        spans[Self.shard(key.hash)].withLock { $0.set(shape, for: key, hash: key.hash) }
+        spans.withLock(Self.shard(key.hash)) { $0.set(shape, for: key, hash: key.hash) }
         let length = UInt16(key.byteCount)
-        starts[Self.shard(start.hash)].withLock { table in
+        starts.withLock(Self.shard(start.hash)) { table in
             var lengths = table.value(for: start, hash: start.hash) ?? Lengths()
             guard !any(lengths .== length) else { return }
             lengths = Lengths(length, lengths[0], lengths[1], lengths[2])
