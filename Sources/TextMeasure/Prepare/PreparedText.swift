@@ -99,15 +99,20 @@ public struct PreparedText: Sendable {
         return widest
     }
 
-    /// About how many bytes the prepared form holds: its segments, clusters and line-start table (as
-    /// allocated), the text's UTF-8 bytes and the value itself with the object holding its fields.
-    /// What ``PreparedTextCache`` counts against its budget.
+    /// About how many bytes the prepared form holds: its segments, clusters and line-start table, the
+    /// text's UTF-8 bytes and the value itself with the object holding its fields. What
+    /// ``PreparedTextCache`` counts against its budget.
+    ///
+    /// Lists count by their elements, not their capacity: the segments and clusters are allocated at
+    /// their exact size, and the capacity an array reports includes what the allocator rounded up,
+    /// which depends on the heap's state (a chunk it did not split): the same text prepared twice
+    /// differed by a cluster's 20 bytes, and a cache's byte total with it.
     ///
     /// - Complexity: O(1).
     var byteCount: Int {
-        MemoryLayout<PreparedText>.size + Storage.instanceSize + segments.capacity * MemoryLayout<Segment>.stride
-            + clusters.capacity * MemoryLayout<PreparedCluster>.stride
-            + lineStartAdjusts.capacity * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
+        MemoryLayout<PreparedText>.size + Storage.instanceSize + segments.count * MemoryLayout<Segment>.stride
+            + clusters.count * MemoryLayout<PreparedCluster>.stride
+            + lineStartAdjusts.count * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
     }
 }
 
