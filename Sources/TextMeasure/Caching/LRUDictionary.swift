@@ -15,7 +15,7 @@
 /// `package` and inlinable, like ``Locked``, so that generic caches built on it in the package's other
 /// modules are specialized where they are used.
 @usableFromInline
-package struct LRUDictionary<Key: Hashable, Value> {
+package struct LRUDictionary<Key, Value> {
     @usableFromInline
     struct Node {
         @usableFromInline var key: Key
@@ -90,6 +90,234 @@ package struct LRUDictionary<Key: Hashable, Value> {
     @inlinable
     package var count: Int { nodes.count }
 
+    /// Removes and returns the least recently used entry.
+    @inlinable
+    package mutating func removeOldest() -> (key: Key, value: Value)? {
+        guard oldest >= 0 else { return nil }
+        return removeNode(oldest)
+    }
+
+    /// Takes node `slot` out of the index and the recency list and returns its key and value; the last
+    /// node moves into its place (renumbered in the index and the list), so nothing stays behind.
+    @inlinable @discardableResult
+    mutating func removeNode(_ slot: Int32) -> (key: Key, value: Value) {
+        removeFromIndex(slot)
+        unlink(slot)
+        unlinkFromGroup(slot)
+        let last = Int32(nodes.count - 1)
+        if slot != last {
+            // Moved, not copied: `swapAt` copied the nodes (retaining and releasing their keys),
+            // most of a removal's cost.
+            nodes.withUnsafeMutableBufferPointer { nodes in swap(&nodes[Int(slot)], &nodes[Int(last)]) }
+            index.renumber(hash: nodes[Int(slot)].hash, from: Int(last), to: Int(slot))
+            let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
+            if newer >= 0 { nodes[Int(newer)].older = slot } else { newest = slot }
+            if older >= 0 { nodes[Int(older)].newer = slot } else { oldest = slot }
+            let group = nodes[Int(slot)].group
+            if group >= 0 {
+                let groupNewer = nodes[Int(slot)].groupNewer, groupOlder = nodes[Int(slot)].groupOlder
+                if groupNewer >= 0 { nodes[Int(groupNewer)].groupOlder = slot } else { self[group: Int(group)].newest = slot }
+                if groupOlder >= 0 { nodes[Int(groupOlder)].groupNewer = slot }
+            }
+        }
+        let removed = nodes.removeLast()
+        return (removed.key, removed.value)
+    }
+
+    @inlinable
+    package mutating func removeAll() {
+        nodes.removeAll()
+        index.removeAll()
+        newest = -1
+        oldest = -1
+        firstGroup = Group(id: 0)
+        otherGroups.removeAll()
+        lastGroup = 0
+    }
+
+    /// Removes the entry filed last in `group` and returns it; `nil` when the group holds none. Called
+    /// until `nil`, it empties the group in O(its entries), whatever the dictionary's size.
+    ///
+    /// - Parameter group: The group to take an entry from.
+    /// - Returns: The removed entry's key and value.
+    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
+    @inlinable
+    package mutating func removeNewest(inGroup group: Int) -> (key: Key, value: Value)? {
+        guard let found = existingGroupSlot(for: group) else { return nil }
+        lastGroup = found
+        return removeNode(self[group: found].newest)
+    }
+
+    /// How many entries are filed in `group`.
+    ///
+    /// - Parameter group: The group.
+    /// - Returns: Its entries' count, 0 for a group never used or emptied.
+    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
+    @inlinable
+    package func count(inGroup group: Int) -> Int {
+        existingGroupSlot(for: group).map { self[group: $0].count } ?? 0
+    }
+
+    /// Removes every entry whose key matches; returns their keys. O(n).
+    @inlinable @discardableResult
+    package mutating func removeAll(where shouldRemove: (Key) -> Bool) -> [Key] {
+        var removed: [Key] = []
+        var slot = newest
+        while slot >= 0 {
+            var next = nodes[Int(slot)].older
+            if shouldRemove(nodes[Int(slot)].key) {
+                let last = Int32(nodes.count - 1)
+                removed.append(removeNode(slot).key)
+                if next == last { next = slot }   // the last node moved into the removed one's place
+            }
+            slot = next
+        }
+        return removed
+    }
+
+    /// The most recently used key.
+    @inlinable
+    package var newestKey: Key? { newest >= 0 ? nodes[Int(newest)].key : nil }
+
+    /// The first key, from most to least recently used, for which `body` returns a value; that value.
+    @inlinable
+    package func firstByRecency<R>(_ body: (Key) -> R?) -> R? {
+        var slot = newest
+        while slot >= 0 {
+            if let result = body(nodes[Int(slot)].key) { return result }
+            slot = nodes[Int(slot)].older
+        }
+        return nil
+    }
+
+    /// Keys from most to least recently used.
+    @inlinable
+    package var keysByRecency: [Key] {
+        var keys: [Key] = []
+        var slot = newest
+        while slot >= 0 {
+            keys.append(nodes[Int(slot)].key)
+            slot = nodes[Int(slot)].older
+        }
+        return keys
+    }
+
+    // MARK: The index
+
+    /// Takes node `slot` out of the index. The other nodes' hashes are read through a buffer pointer:
+    /// a closure reading `nodes[$0].hash` captured the dictionary, which was copied for it (its
+    /// arrays retained and released) at every removal.
+    @inlinable
+    mutating func removeFromIndex(_ slot: Int32) {
+        let hash = nodes[Int(slot)].hash
+        nodes.withUnsafeBufferPointer { nodes in
+            index.remove(hash: hash, entry: Int(slot), hashOf: { nodes[$0].hash })
+        }
+    }
+
+    @inlinable
+    mutating func rebuildIndex() {
+        var entries: [(hash: Int, entry: Int)] = []
+        entries.reserveCapacity(nodes.count)
+        var slot = newest
+        while slot >= 0 {
+            entries.append((nodes[Int(slot)].hash, Int(slot)))
+            slot = nodes[Int(slot)].older
+        }
+        index.rebuild(forCount: nodes.count, entries: entries)
+    }
+
+    // MARK: The groups
+
+    @inlinable
+    var groupSlots: Int { 1 + otherGroups.count }
+
+    /// The group in `slot`.
+    @inlinable
+    subscript(group slot: Int) -> Group {
+        get { slot == 0 ? firstGroup : otherGroups[slot - 1] }
+        set {
+            if slot == 0 { firstGroup = newValue } else { otherGroups[slot - 1] = newValue }
+        }
+    }
+
+    /// The slot of `group` if it holds entries.
+    @inlinable
+    func existingGroupSlot(for group: Int) -> Int? {
+        if lastGroup < groupSlots, self[group: lastGroup].id == group, self[group: lastGroup].count > 0 {
+            return lastGroup
+        }
+        return (0..<groupSlots).first { self[group: $0].id == group && self[group: $0].count > 0 }
+    }
+
+    /// The slot of `group`, taking a free one (or a new one) if it holds no entries yet.
+    @inlinable
+    mutating func groupSlot(for group: Int) -> Int32 {
+        let slot = existingGroupSlot(for: group) ?? {
+            if let free = (0..<groupSlots).first(where: { self[group: $0].count == 0 }) {
+                self[group: free] = Group(id: group)
+                return free
+            }
+            otherGroups.append(Group(id: group))
+            return groupSlots - 1
+        }()
+        lastGroup = slot
+        return Int32(slot)
+    }
+
+    /// Files node `slot` (in no group) as the newest of group slot `group`.
+    @inlinable
+    mutating func link(_ slot: Int32, toGroup group: Int32) {
+        let newest = self[group: Int(group)].newest
+        nodes[Int(slot)].group = group
+        nodes[Int(slot)].groupNewer = -1
+        nodes[Int(slot)].groupOlder = newest
+        if newest >= 0 { nodes[Int(newest)].groupNewer = slot }
+        self[group: Int(group)].newest = slot
+        self[group: Int(group)].count += 1
+    }
+
+    /// Takes node `slot` out of its group's list, if it is in one.
+    @inlinable
+    mutating func unlinkFromGroup(_ slot: Int32) {
+        let group = nodes[Int(slot)].group
+        guard group >= 0 else { return }
+        let newer = nodes[Int(slot)].groupNewer, older = nodes[Int(slot)].groupOlder
+        if newer >= 0 { nodes[Int(newer)].groupOlder = older } else { self[group: Int(group)].newest = older }
+        if older >= 0 { nodes[Int(older)].groupNewer = newer }
+        self[group: Int(group)].count -= 1
+        nodes[Int(slot)].group = -1
+        nodes[Int(slot)].groupNewer = -1
+        nodes[Int(slot)].groupOlder = -1
+    }
+
+    // MARK: The recency list
+
+    @inlinable
+    mutating func promote(_ slot: Int32) {
+        guard slot != newest else { return }
+        unlink(slot)
+        nodes[Int(slot)].older = newest
+        nodes[Int(slot)].newer = -1
+        if newest >= 0 { nodes[Int(newest)].newer = slot }
+        newest = slot
+        if oldest < 0 { oldest = slot }
+    }
+
+    @inlinable
+    mutating func unlink(_ slot: Int32) {
+        let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
+        if newer >= 0 { nodes[Int(newer)].older = older } else { newest = older }
+        if older >= 0 { nodes[Int(older)].newer = newer } else { oldest = newer }
+    }
+}
+
+/// The look-ups by key, which need `Key: Hashable`. The type itself does not: a generic type's
+/// requirements are checked when the runtime first makes its metadata, and the first check of a
+/// conformance scans every conformance of the (statically linked) binary, about 220,000 instructions
+/// at start-up per dictionary type (see ``ClockTable``). Requirements on methods are resolved where
+/// they are compiled.
+extension LRUDictionary where Key: Hashable {
     // Every look-up takes the key's hash: `key.hashValue`, or with `hash:` one the caller computes
     // more cheaply (a key that holds an already hashed part). One dictionary is used with one of the
     // two throughout, never both.
@@ -224,232 +452,11 @@ package struct LRUDictionary<Key: Hashable, Value> {
         return removeNode(slot).value
     }
 
-    /// Removes and returns the least recently used entry.
-    @inlinable
-    package mutating func removeOldest() -> (key: Key, value: Value)? {
-        guard oldest >= 0 else { return nil }
-        return removeNode(oldest)
-    }
-
-    /// Takes node `slot` out of the index and the recency list and returns its key and value; the last
-    /// node moves into its place (renumbered in the index and the list), so nothing stays behind.
-    @inlinable @discardableResult
-    mutating func removeNode(_ slot: Int32) -> (key: Key, value: Value) {
-        removeFromIndex(slot)
-        unlink(slot)
-        unlinkFromGroup(slot)
-        let last = Int32(nodes.count - 1)
-        if slot != last {
-            // Moved, not copied: `swapAt` copied the nodes (retaining and releasing their keys),
-            // most of a removal's cost.
-            nodes.withUnsafeMutableBufferPointer { nodes in swap(&nodes[Int(slot)], &nodes[Int(last)]) }
-            index.renumber(hash: nodes[Int(slot)].hash, from: Int(last), to: Int(slot))
-            let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
-            if newer >= 0 { nodes[Int(newer)].older = slot } else { newest = slot }
-            if older >= 0 { nodes[Int(older)].newer = slot } else { oldest = slot }
-            let group = nodes[Int(slot)].group
-            if group >= 0 {
-                let groupNewer = nodes[Int(slot)].groupNewer, groupOlder = nodes[Int(slot)].groupOlder
-                if groupNewer >= 0 { nodes[Int(groupNewer)].groupOlder = slot } else { self[group: Int(group)].newest = slot }
-                if groupOlder >= 0 { nodes[Int(groupOlder)].groupNewer = slot }
-            }
-        }
-        let removed = nodes.removeLast()
-        return (removed.key, removed.value)
-    }
-
-    @inlinable
-    package mutating func removeAll() {
-        nodes.removeAll()
-        index.removeAll()
-        newest = -1
-        oldest = -1
-        firstGroup = Group(id: 0)
-        otherGroups.removeAll()
-        lastGroup = 0
-    }
-
-    /// Removes the entry filed last in `group` and returns it; `nil` when the group holds none. Called
-    /// until `nil`, it empties the group in O(its entries), whatever the dictionary's size.
-    ///
-    /// - Parameter group: The group to take an entry from.
-    /// - Returns: The removed entry's key and value.
-    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
-    @inlinable
-    package mutating func removeNewest(inGroup group: Int) -> (key: Key, value: Value)? {
-        guard let found = existingGroupSlot(for: group) else { return nil }
-        lastGroup = found
-        return removeNode(self[group: found].newest)
-    }
-
-    /// How many entries are filed in `group`.
-    ///
-    /// - Parameter group: The group.
-    /// - Returns: Its entries' count, 0 for a group never used or emptied.
-    /// - Complexity: O(1), plus a search of the groups when `group` is not the one used last.
-    @inlinable
-    package func count(inGroup group: Int) -> Int {
-        existingGroupSlot(for: group).map { self[group: $0].count } ?? 0
-    }
-
-    /// Removes every entry whose key matches; returns their keys. O(n).
-    @inlinable @discardableResult
-    package mutating func removeAll(where shouldRemove: (Key) -> Bool) -> [Key] {
-        var removed: [Key] = []
-        var slot = newest
-        while slot >= 0 {
-            var next = nodes[Int(slot)].older
-            if shouldRemove(nodes[Int(slot)].key) {
-                let last = Int32(nodes.count - 1)
-                removed.append(removeNode(slot).key)
-                if next == last { next = slot }   // the last node moved into the removed one's place
-            }
-            slot = next
-        }
-        return removed
-    }
-
-    /// The most recently used key.
-    @inlinable
-    package var newestKey: Key? { newest >= 0 ? nodes[Int(newest)].key : nil }
-
-    /// The first key, from most to least recently used, for which `body` returns a value; that value.
-    @inlinable
-    package func firstByRecency<R>(_ body: (Key) -> R?) -> R? {
-        var slot = newest
-        while slot >= 0 {
-            if let result = body(nodes[Int(slot)].key) { return result }
-            slot = nodes[Int(slot)].older
-        }
-        return nil
-    }
-
-    /// Keys from most to least recently used.
-    @inlinable
-    package var keysByRecency: [Key] {
-        var keys: [Key] = []
-        var slot = newest
-        while slot >= 0 {
-            keys.append(nodes[Int(slot)].key)
-            slot = nodes[Int(slot)].older
-        }
-        return keys
-    }
-
-    // MARK: The index
-
     /// The node holding `key`, and the bucket where it is (or the empty bucket where it would go).
     @inlinable
     func find(_ key: Key, hash: Int) -> (node: Int32?, bucket: Int) {
         let found = index.find(hash: hash) { nodes[$0].hash == hash && nodes[$0].key == key }
         return (found.entry.map { Int32($0) }, found.bucket)
-    }
-
-    /// Takes node `slot` out of the index. The other nodes' hashes are read through a buffer pointer:
-    /// a closure reading `nodes[$0].hash` captured the dictionary, which was copied for it (its
-    /// arrays retained and released) at every removal.
-    @inlinable
-    mutating func removeFromIndex(_ slot: Int32) {
-        let hash = nodes[Int(slot)].hash
-        nodes.withUnsafeBufferPointer { nodes in
-            index.remove(hash: hash, entry: Int(slot), hashOf: { nodes[$0].hash })
-        }
-    }
-
-    @inlinable
-    mutating func rebuildIndex() {
-        var entries: [(hash: Int, entry: Int)] = []
-        entries.reserveCapacity(nodes.count)
-        var slot = newest
-        while slot >= 0 {
-            entries.append((nodes[Int(slot)].hash, Int(slot)))
-            slot = nodes[Int(slot)].older
-        }
-        index.rebuild(forCount: nodes.count, entries: entries)
-    }
-
-    // MARK: The groups
-
-    @inlinable
-    var groupSlots: Int { 1 + otherGroups.count }
-
-    /// The group in `slot`.
-    @inlinable
-    subscript(group slot: Int) -> Group {
-        get { slot == 0 ? firstGroup : otherGroups[slot - 1] }
-        set {
-            if slot == 0 { firstGroup = newValue } else { otherGroups[slot - 1] = newValue }
-        }
-    }
-
-    /// The slot of `group` if it holds entries.
-    @inlinable
-    func existingGroupSlot(for group: Int) -> Int? {
-        if lastGroup < groupSlots, self[group: lastGroup].id == group, self[group: lastGroup].count > 0 {
-            return lastGroup
-        }
-        return (0..<groupSlots).first { self[group: $0].id == group && self[group: $0].count > 0 }
-    }
-
-    /// The slot of `group`, taking a free one (or a new one) if it holds no entries yet.
-    @inlinable
-    mutating func groupSlot(for group: Int) -> Int32 {
-        let slot = existingGroupSlot(for: group) ?? {
-            if let free = (0..<groupSlots).first(where: { self[group: $0].count == 0 }) {
-                self[group: free] = Group(id: group)
-                return free
-            }
-            otherGroups.append(Group(id: group))
-            return groupSlots - 1
-        }()
-        lastGroup = slot
-        return Int32(slot)
-    }
-
-    /// Files node `slot` (in no group) as the newest of group slot `group`.
-    @inlinable
-    mutating func link(_ slot: Int32, toGroup group: Int32) {
-        let newest = self[group: Int(group)].newest
-        nodes[Int(slot)].group = group
-        nodes[Int(slot)].groupNewer = -1
-        nodes[Int(slot)].groupOlder = newest
-        if newest >= 0 { nodes[Int(newest)].groupNewer = slot }
-        self[group: Int(group)].newest = slot
-        self[group: Int(group)].count += 1
-    }
-
-    /// Takes node `slot` out of its group's list, if it is in one.
-    @inlinable
-    mutating func unlinkFromGroup(_ slot: Int32) {
-        let group = nodes[Int(slot)].group
-        guard group >= 0 else { return }
-        let newer = nodes[Int(slot)].groupNewer, older = nodes[Int(slot)].groupOlder
-        if newer >= 0 { nodes[Int(newer)].groupOlder = older } else { self[group: Int(group)].newest = older }
-        if older >= 0 { nodes[Int(older)].groupNewer = newer }
-        self[group: Int(group)].count -= 1
-        nodes[Int(slot)].group = -1
-        nodes[Int(slot)].groupNewer = -1
-        nodes[Int(slot)].groupOlder = -1
-    }
-
-    // MARK: The recency list
-
-    @inlinable
-    mutating func promote(_ slot: Int32) {
-        guard slot != newest else { return }
-        unlink(slot)
-        nodes[Int(slot)].older = newest
-        nodes[Int(slot)].newer = -1
-        if newest >= 0 { nodes[Int(newest)].newer = slot }
-        newest = slot
-        if oldest < 0 { oldest = slot }
-    }
-
-    @inlinable
-    mutating func unlink(_ slot: Int32) {
-        let newer = nodes[Int(slot)].newer, older = nodes[Int(slot)].older
-        if newer >= 0 { nodes[Int(newer)].older = older } else { newest = older }
-        if older >= 0 { nodes[Int(older)].newer = newer } else { oldest = newer }
     }
 }
 
