@@ -49,6 +49,10 @@ struct MeasureCommand: ParsableCommand {
         } catch {
             throw CLIError(message: error.message(naming: StyleOptions.option))
         }
+        // Written by `OutputWriter`, as `batch` writes, not `print`: an output that cannot be written
+        // (a full disk, a closed descriptor) fails the command with the reason instead of passing
+        // unnoticed with status 0.
+        let output: String
         if json {
             var fields: [(String, JSONValue)] = [
                 ("height", .number(result.height)),
@@ -62,13 +66,21 @@ struct MeasureCommand: ParsableCommand {
             fields.append(("lines", .array(result.lines.map { line in
                 .object([("text", .string(String(text[line.range(in: text)]))), ("width", .number(line.width))])
             })))
-            print(JSONValue.object(fields).serialized)
+            output = JSONValue.object(fields).serialized + "\n"
         } else {
-            print("height: \(format(result.height)) px")
-            print("lines: \(result.lineCount)\(result.isTruncated ? " (truncated)" : "")")
-            print("line height: \(format(result.lineHeight)) px")
             let upper = result.validWidths.upperBound.isFinite ? format(result.validWidths.upperBound) : "∞"
-            print("same lines for widths: \(format(result.validWidths.lowerBound)) ..< \(upper) px")
+            output = """
+                height: \(format(result.height)) px
+                lines: \(result.lineCount)\(result.isTruncated ? " (truncated)" : "")
+                line height: \(format(result.lineHeight)) px
+                same lines for widths: \(format(result.validWidths.lowerBound)) ..< \(upper) px
+
+                """
+        }
+        do {
+            try OutputWriter.standardOutput.write(output)
+        } catch {
+            throw CLIError(message: error.description)
         }
     }
 

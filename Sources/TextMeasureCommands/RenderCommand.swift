@@ -1,5 +1,6 @@
 import ArgumentParser
 import TextMeasure
+import TextMeasureBatch
 import TextMeasureRender
 
 /// `textmeasure render`: draws a measured text to a PNG, so that a person sees what the numbers mean.
@@ -62,7 +63,11 @@ struct RenderCommand: ParsableCommand {
             throw CLIError(message: error.message)
         }
         let geometry = picture.geometry
-        print("\(output): \(geometry.pixelWidth) × \(geometry.pixelHeight) px; "
-              + TextPicture.caption(for: picture.layout.measurement))
+        do {
+            try OutputWriter.standardOutput.write("\(output): \(geometry.pixelWidth) × \(geometry.pixelHeight) px; "
+                                                  + TextPicture.caption(for: picture.layout.measurement) + "\n")
+        } catch {
+            throw CLIError(message: error.description)
+        }
     }
 }

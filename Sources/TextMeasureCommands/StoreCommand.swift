@@ -1,4 +1,5 @@
 import ArgumentParser
+import TextMeasureBatch
 
 /// `textmeasure store stats|vacuum|clear PATH`: looks after a height store file (in
 /// `textmeasure-store`, see ``HeightStoreLink``).
@@ -19,8 +20,11 @@ struct StoreCommand: ParsableCommand {
     var path: String
 
     func run() throws {
-        for line in try HeightStoreAccess.current().maintain(action, path: path) {
-            print(line)
+        let lines = try HeightStoreAccess.current().maintain(action, path: path)
+        do {
+            try OutputWriter.standardOutput.write(lines.map { $0 + "\n" }.joined())
+        } catch {
+            throw CLIError(message: error.description)
         }
     }
 }

@@ -149,6 +149,16 @@ struct CLITests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// `measure` too: its result is written or the command fails, in both output formats.
+    @Test(arguments: [("> /dev/full", "No space left on device"), (">&-", "Bad file descriptor")],
+          ["", "--json"])
+    func measureReportsOutputFailures(redirection: (String, String), format: String) throws {
+        let result = try ProcessRunner.shell(
+            "'\(Self.executable.path)' measure \(format) --width 100 Hello \(redirection.0)")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot write standard output: \(redirection.1)"), "\(result.stderr)")
+    }
+
     @Test func bundledFontsAreFoundFromAnotherWorkingDirectory() throws {
         let result = try ProcessRunner.run(Self.executable, ["measure", "--width", "100", "日本語 😀"],
                                            directory: URL(fileURLWithPath: "/"))
