@@ -23,16 +23,7 @@ package final class Locked<State> {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        #if canImport(Glibc)
-        // Critical sections here are a few hash look-ups: spin briefly before sleeping in the kernel.
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-        #endif
-        let status = pthread_mutex_init(mutex, &attributes)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        mutex.initializeCacheMutex()
     }
 
     deinit {
@@ -53,3 +44,20 @@ package final class Locked<State> {
 // @unchecked: `state` is only touched while `mutex` is held, so sharing the box shares the state one
 // thread at a time; that is safe only for state that may itself move between threads.
 extension Locked: @unchecked Sendable where State: Sendable {}
+
+extension UnsafeMutablePointer where Pointee == pthread_mutex_t {
+    /// Initializes the mutex here (uninitialized memory) as the package's caches use theirs
+    /// (``Locked``, ``LockedShards``): their critical sections are a few hash look-ups, so on Linux it
+    /// spins briefly before sleeping in the kernel.
+    func initializeCacheMutex() {
+        initialize(to: pthread_mutex_t())
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        defer { pthread_mutexattr_destroy(&attributes) }
+        #if canImport(Glibc)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #endif
+        let status = pthread_mutex_init(self, &attributes)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    }
+}

@@ -34,18 +34,8 @@ final class LockedShards<State>: @unchecked Sendable {
         stride = (stateOffset + MemoryLayout<State>.size + alignment - 1) / alignment * alignment
         self.count = count
         base = .allocate(byteCount: stride * count, alignment: alignment)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        #if canImport(Glibc)
-        // Critical sections here are a few hash look-ups: spin briefly before sleeping in the kernel.
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-        #endif
         for shard in 0..<count {
-            let mutex = self.mutex(shard)
-            mutex.initialize(to: pthread_mutex_t())
-            let status = pthread_mutex_init(mutex, &attributes)
-            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+            mutex(shard).initializeCacheMutex()
             state(shard).initialize(to: make(shard))
         }
     }
