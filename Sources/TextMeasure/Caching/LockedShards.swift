@@ -14,7 +14,7 @@ import Darwin
 /// cores: see the performance profile.
 ///
 /// Thread safety: any number of threads at once; a shard's state is touched only under its mutex.
-final class LockedShards<State>: @unchecked Sendable {
+final class LockedShards<State> {
     /// Bytes from one shard's mutex to the next's.
     private let stride: Int
     private let stateOffset: Int
@@ -71,3 +71,8 @@ final class LockedShards<State>: @unchecked Sendable {
         return try body(&state(shard).pointee)
     }
 }
+
+// @unchecked: a shard's state is only touched while its mutex is held, so sharing the shards shares
+// each state one thread at a time; that is safe only for states that may themselves move between
+// threads.
+extension LockedShards: @unchecked Sendable where State: Sendable {}
