@@ -49,9 +49,6 @@ struct MeasureCommand: ParsableCommand {
         } catch {
             throw CLIError(message: error.message(naming: StyleOptions.option))
         }
-        // Written by `OutputWriter`, as `batch` writes, not `print`: an output that cannot be written
-        // (a full disk, a closed descriptor) fails the command with the reason instead of passing
-        // unnoticed with status 0.
         let output: String
         if json {
             var fields: [(String, JSONValue)] = [
@@ -77,11 +74,7 @@ struct MeasureCommand: ParsableCommand {
 
                 """
         }
-        do {
-            try OutputWriter.standardOutput.write(output)
-        } catch {
-            throw CLIError(message: error.description)
-        }
+        try OutputWriter.standardOutput.writeResult(output)
     }
 
     /// A number to three decimals, integers without ".0" (heights are at most a few billion pixels,

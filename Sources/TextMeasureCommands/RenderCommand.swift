@@ -63,11 +63,7 @@ struct RenderCommand: ParsableCommand {
             throw CLIError(message: error.message)
         }
         let geometry = picture.geometry
-        do {
-            try OutputWriter.standardOutput.write("\(output): \(geometry.pixelWidth) × \(geometry.pixelHeight) px; "
-                                                  + TextPicture.caption(for: picture.layout.measurement) + "\n")
-        } catch {
-            throw CLIError(message: error.description)
-        }
+        try OutputWriter.standardOutput.writeResult("\(output): \(geometry.pixelWidth) × \(geometry.pixelHeight) px; "
+                                                    + TextPicture.caption(for: picture.layout.measurement) + "\n")
     }
 }

@@ -21,11 +21,7 @@ struct StoreCommand: ParsableCommand {
 
     func run() throws {
         let lines = try HeightStoreAccess.current().maintain(action, path: path)
-        do {
-            try OutputWriter.standardOutput.write(lines.map { $0 + "\n" }.joined())
-        } catch {
-            throw CLIError(message: error.description)
-        }
+        try OutputWriter.standardOutput.writeResult(lines.map { $0 + "\n" }.joined())
     }
 }
 

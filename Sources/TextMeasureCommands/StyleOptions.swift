@@ -1,5 +1,6 @@
 import ArgumentParser
 import TextMeasure
+import TextMeasureBatch
 
 /// Options shared by `measure`, `batch`, `render` and `textmeasure-serve`: fonts and text style (for
 /// `batch` and the server, the style of items that do not set their own).
@@ -87,5 +88,19 @@ package struct CLIError: Error, CustomStringConvertible {
 
     package init(message: String) {
         self.message = message
+    }
+}
+
+extension OutputWriter {
+    /// Writes a command's result, failing the command with the reason when it cannot be written (a
+    /// full disk, a closed descriptor): the commands do not `print`, which ignores such failures.
+    /// - Parameter text: The whole output, newlines included.
+    /// - Throws: ``CLIError`` naming the system's reason.
+    func writeResult(_ text: String) throws(CLIError) {
+        do {
+            try write(text)
+        } catch {
+            throw CLIError(message: error.description)
+        }
     }
 }
