@@ -55,7 +55,7 @@ struct BatchRun {
                 let shaping = measurer.shapingStatistics
                 try OutputWriter.standardError.write("""
                     prepared texts: \(t.hits) reused, \(t.misses) shaped, \(t.entries) held (\(t.bytes >> 10) KiB), \(t.oversized) too large to keep
-                    shaped pieces: \(shaping.pieceHits) reused, \(shaping.pieceMisses) shaped, \(shaping.runsShapedWhole) runs shaped whole, \(shaping.stretchesWidened) stretches widened, \(shaping.spanHits) spans reused
+                    shaped pieces: \(shaping.pieceHits) reused, \(shaping.pieceMisses) shaped, \(shaping.runsShapedWhole) runs shaped whole, \(shaping.stretchesWidened) stretches widened, \(shaping.spanHits) spans reused, \(shaping.piecesResized) resized
 
                     """)
             }

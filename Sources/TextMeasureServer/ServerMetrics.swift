@@ -27,6 +27,7 @@ package final class ServerMetrics: Sendable {
     private let pieceHits: Gauge
     private let pieceMisses: Gauge
     private let spanHits: Gauge
+    private let piecesResized: Gauge
     private let pieceRatio: Gauge
     private let storeHits: Gauge
     private let storeMisses: Gauge
@@ -57,6 +58,8 @@ package final class ServerMetrics: Sendable {
         pieceMisses = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_misses", help: "Words shaped."))
         spanHits = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_span_hits",
                                                              help: "Shaped spans (text not cached word by word) reused."))
+        piecesResized = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_pieces_resized",
+                                           help: "Words missing at their size taken, unshaped, from another size."))
         pieceRatio = registry.makeGauge(descriptor: Self.named("textmeasure_shaped_piece_hit_ratio",
                                         help: "Shaped-word cache hits / look-ups since start (0 before any)."))
         storeHits = registry.makeGauge(descriptor: Self.named("textmeasure_store_hits",
@@ -109,6 +112,7 @@ package final class ServerMetrics: Sendable {
         pieceHits.set(Double(shaping.pieceHits))
         pieceMisses.set(Double(shaping.pieceMisses))
         spanHits.set(Double(shaping.spanHits))
+        piecesResized.set(Double(shaping.piecesResized))
         pieceRatio.set(Self.ratio(shaping.pieceHits, shaping.pieceMisses))
         return registry.emitToBuffer()
     }

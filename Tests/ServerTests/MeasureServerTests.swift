@@ -177,6 +177,7 @@ struct MeasureServerTests {
             #expect(lines.contains("textmeasure_prepared_text_hit_ratio 0.5"))
             #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_piece_hit_ratio ") })
             #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_span_hits ") })
+            #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_pieces_resized ") })
             // Every sample line: name{labels} value.
             let sample = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (-?[0-9.e+-]+|\+Inf|NaN)$/
             for line in lines where !line.hasPrefix("#") {

@@ -223,6 +223,42 @@ struct ShapeCacheTests {
         #expect(cached.shapingStatistics.stretchesWidened > cached.shapingStatistics.runsShapedWhole)
     }
 
+    /// A piece missing at one size and stored plain at another (every cluster one glyph no lookup
+    /// positioned) is put together from those glyphs without shaping (see `ShapeCache`): the corpus
+    /// prepared at sizes in turn through one cache, twice, gives exactly what shaping every run afresh
+    /// gives; with sizes below a face's units per em (nothing is kept from those) and above, and with
+    /// the spaces HarfBuzz sizes from the scale when a font lacks them.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func piecesResizedFromAnotherSizeAreIdenticalToShaped(breaking: LineBreaking) throws {
+        let (uncached, cached) = Self.measurers()
+        let sizes = [13.0, 15, 17, 0.5, 40, 11.5, 13]
+        let spaces = ["en\u{2002}space, four\u{2005}per\u{2005}em", "thin\u{2009}space", "ideographic\u{3000}space",
+                      "narrow\u{202F}no-break", "figure\u{2007}2\u{2007}3"]
+        var rng = SplitMix64(seed: 0x5349_5A45_5321)
+        let texts = Fixtures.corpus + spaces + spaces + Fixtures.corpus.shuffled(using: &rng)
+        for (index, text) in texts.enumerated() {
+            let style = TextStyle(size: sizes[index % sizes.count], breaking: breaking)
+            #expect(Self.same(try cached.prepare(text, style: style), try uncached.prepare(text, style: style)),
+                    "\(text) at \(style.size) px")
+        }
+        #expect(cached.shapingStatistics.piecesResized > 500, "\(cached.shapingStatistics)")
+    }
+
+    /// Only plain pieces are resized: a word Noto Sans kerns inside is shaped at each size, one it
+    /// does not is shaped once; nothing is resized while the cache has seen one size.
+    @Test func onlyPlainPiecesAreResized() throws {
+        let cached = TextMeasurer(cascade: Fixtures.measurer.cascade)
+        _ = try cached.prepare("minimum AVATAR", style: TextStyle(size: 12))
+        _ = try cached.prepare("AVATAR minimum", style: TextStyle(size: 12))
+        #expect(cached.shapingStatistics.piecesResized == 0)
+        _ = try cached.prepare("minimum AVATAR", style: TextStyle(size: 13))
+        let before = cached.shapingStatistics
+        _ = try cached.prepare("minimum AVATAR", style: TextStyle(size: 15))
+        let after = cached.shapingStatistics
+        #expect(after.piecesResized - before.piecesResized == 1, "\(after)")
+        #expect(after.pieceMisses - before.pieceMisses == 2, "\(after)")
+    }
+
     /// A cached piece is 160 bytes (what the measurer's documentation counts per piece).
     @Test func aPieceIs160Bytes() {
         #expect(MemoryLayout<ShapeCache.Shape>.stride == 160)

@@ -54,6 +54,14 @@ extension ClockTable where Key: Equatable {
         return entries[slot].value
     }
 
+    /// The value for `key` (whose hash is `hash`), marking it referenced, without counting a hit or a
+    /// miss: for a second look-up on behalf of one already counted.
+    mutating func uncountedValue(for key: Key, hash: Int) -> Value? {
+        guard let slot = find(key, hash: hash).entry else { return nil }
+        if !entries[slot].referenced { entries[slot].referenced = true }
+        return entries[slot].value
+    }
+
     /// Stores `value` for `key`, evicting an entry not referenced since the hand last passed it if the
     /// table is full.
     mutating func set(_ value: Value, for key: Key, hash: Int) {

@@ -78,7 +78,8 @@ public final class TextMeasurer: Sendable {
         let statistics = preparer.shapeCache?.statistics ?? ShapeCache.Statistics()
         return ShapingStatistics(pieceHits: statistics.hits, pieceMisses: statistics.misses,
                                  runsShapedWhole: statistics.runsShapedWhole,
-                                 stretchesWidened: statistics.stretchesWidened, spanHits: statistics.spanHits)
+                                 stretchesWidened: statistics.stretchesWidened, spanHits: statistics.spanHits,
+                                 piecesResized: statistics.resized)
     }
 
     /// Shapes and analyzes `text` once; the result lays out at any width by arithmetic alone.
@@ -167,6 +168,10 @@ public struct ShapingStatistics: Hashable, Sendable {
     /// its soft hyphens, a phrase of Thai or Arabic whose words it does not shape apart, a word over
     /// 32 bytes), cached from one join HarfBuzz marked safe to the next. Their pieces count as misses.
     public var spanHits: Int = 0
+    /// Pieces not found at their size but put together, without shaping, from their glyphs shaped at
+    /// another size: words in which no glyph is kerned or otherwise positioned (they count as misses
+    /// too).
+    public var piecesResized: Int = 0
 
     /// `pieceHits / (pieceHits + pieceMisses)`, or 0 before any.
     public var hitRate: Double {

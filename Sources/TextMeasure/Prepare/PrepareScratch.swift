@@ -12,12 +12,14 @@ final class PrepareScratch: @unchecked Sendable {
     let buffer: OpaquePointer
     @exclusivity(unchecked) private(set) var capacity = 0
     /// Per byte of the paragraph: break flags (from ICU), HarfBuzz cluster advance, break adjustment,
-    /// unsafe-to-concat mark and cluster start, and the grapheme cluster the byte belongs to.
+    /// unsafe-to-concat mark and cluster start, plain glyph (see `Shaper.Output.plainGlyph`), and the
+    /// grapheme cluster the byte belongs to.
     @exclusivity(unchecked) private(set) var flags = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var advance = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var breakAdjust = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var isUnsafe = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var isClusterStart = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
+    @exclusivity(unchecked) private(set) var plainGlyph = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Per glyph of the last shaping: its nominal advance (see `Shaper.shape`); grown on demand.
     @exclusivity(unchecked) private var nominalAdvanceStorage = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
@@ -134,6 +136,7 @@ final class PrepareScratch: @unchecked Sendable {
         breakAdjust = .allocate(capacity: capacity)
         isUnsafe = .allocate(capacity: capacity)
         isClusterStart = .allocate(capacity: capacity)
+        plainGlyph = .allocate(capacity: capacity)
         clusterAtByte = .allocate(capacity: capacity)
     }
 
@@ -147,7 +150,8 @@ final class PrepareScratch: @unchecked Sendable {
     }
 
     var shaperOutput: Shaper.Output {
-        Shaper.Output(advance: advance, isClusterStart: isClusterStart, breakAdjust: breakAdjust, isUnsafe: isUnsafe)
+        Shaper.Output(advance: advance, isClusterStart: isClusterStart, breakAdjust: breakAdjust, isUnsafe: isUnsafe,
+                      plainGlyph: plainGlyph)
     }
 
     private func release() {
@@ -162,6 +166,7 @@ final class PrepareScratch: @unchecked Sendable {
         breakAdjust.deallocate()
         isUnsafe.deallocate()
         isClusterStart.deallocate()
+        plainGlyph.deallocate()
         clusterAtByte.deallocate()
         capacity = 0
     }

@@ -27,6 +27,16 @@ import Synchronization
 /// clusters. A number or code that misses (printable ASCII with a digit) is put together from its
 /// characters when each was stored with safe joins: they are stored one by one as well.
 ///
+/// Sizes share plain pieces: a piece each of whose clusters is one glyph that no lookup positioned
+/// (its advance the nominal one) is stored with its glyphs (see ``Shape/isPlain``), and a piece
+/// missing at one size that is stored so at another is put together from this size's nominal
+/// advances of those glyphs, without shaping (counted as ``Statistics/resized``). Exact: which lookups
+/// apply depends on the glyphs alone, and at a scale of at least the face's units per em, the only
+/// scale plain pieces are stored from, an adjustment of one font unit moves an advance, so none
+/// escaped notice. Not for the joining scripts (their cursive attachment rounds anchors another way)
+/// nor for pieces with a space HarfBuzz sizes from the scale (`hasScaledSpace`). Only once a second
+/// size has been seen: with one, looking for the piece at other sizes costs a check per run.
+///
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
 /// ``ClockTable``) with a lock each (``LockedShards``: no reference counting per look-up, no two
 /// shards on one cache line), taken per piece looked up and per piece stored; they count their hits
@@ -82,6 +92,12 @@ final class ShapeCache: Sendable {
         /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
         static let runEdge = UInt32.max - 1
 
+        /// This key at another scale of its face.
+        func at(scale: Int32, seed: UInt64) -> Key {
+            Key(font: HBFont.ID(face: font.face, scale: scale), script: script, rightToLeft: rightToLeft,
+                before: before, after: after, text: text, seed: seed)
+        }
+
         /// `seed` is the cache's (see `ShapeCache.keySeed`).
         init(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32, text: PieceBytes,
              seed: UInt64) {
@@ -129,8 +145,15 @@ final class ShapeCache: Sendable {
         static let capacity = 16
         var offsets = SIMD16<UInt8>()
         var advances = SIMD16<Int32>()
+        /// The clusters' break adjustments; the glyphs instead when the piece `isPlain`.
         var breakAdjusts = SIMD16<Int32>()
         var count: UInt8 = 0
+        /// Every cluster is one glyph that no lookup positioned: the break adjustments are all 0 and
+        /// `breakAdjusts` holds the glyphs, for other sizes (see ``ShapeCache``).
+        var isPlain = false
+
+        /// Cluster `index`'s break adjustment.
+        func breakAdjust(_ index: Int) -> Int32 { isPlain ? 0 : breakAdjusts[index] }
     }
 
     /// Counters since the measurer was created.
@@ -142,6 +165,9 @@ final class ShapeCache: Sendable {
         var stretchesWidened = 0
         /// Spans found (see ``SpanCache``).
         var spanHits = 0
+        /// Pieces not found at their size but put together from their glyphs stored at another (they
+        /// count as misses as well).
+        var resized = 0
     }
 
     /// The pieces, split by hash into shards with a lock each: with one lock, two cores preparing
@@ -155,6 +181,10 @@ final class ShapeCache: Sendable {
     /// The keys' hash seed, per cache (a `static let` cost a `swift_once` check per key).
     private let keySeed = UInt64.random(in: 0...UInt64.max)
     private let stretchesWidened = Atomic<Int>(0)
+    private let resized = Atomic<Int>(0)
+    /// The first scales of runs shaped through the cache (0: none yet), where a piece missing at its
+    /// own is looked for.
+    private let scales = InlineArray<4, Atomic<Int32>> { _ in Atomic(0) }
     /// What the piece table cannot hold (see ``SpanCache``).
     private let spans: SpanCache
 
@@ -170,7 +200,7 @@ final class ShapeCache: Sendable {
         var statistics = Statistics(misses: uncachable.load(ordering: .relaxed),
                                     runsShapedWhole: runsShapedWhole.load(ordering: .relaxed),
                                     stretchesWidened: stretchesWidened.load(ordering: .relaxed),
-                                    spanHits: spans.hits)
+                                    spanHits: spans.hits, resized: resized.load(ordering: .relaxed))
         for shard in 0..<shards.count {
             shards.withLock(shard) { table in
                 statistics.hits += table.hits
@@ -229,6 +259,10 @@ final class ShapeCache: Sendable {
         let pieceCount = bounds.count - 1
         let rightToLeft = hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL
         let readsContext = Self.readsContext(run.script)
+        // Whether plain pieces are looked up at other sizes, and stored from here for every size too
+        // (see the type's comment).
+        let resizes = !readsContext && hasSeenOtherScales(than: fontID.scale)
+        let keepsGlyphs = resizes && fontID.scale >= Int32(clamping: hb_face_get_upem(hb_font_get_face(font)))
 
         let edges = Edges(run: run, bytes: bytes, readsContext: readsContext)
         for piece in 0..<pieceCount {
@@ -250,12 +284,18 @@ final class ShapeCache: Sendable {
             }
             cached.append(shards.withLock(shard(key)) { $0.value(for: key, hash: key.hash) })
         }
-        // A piece not found alone may be in a stored span (see `SpanCache`), which starts with it or,
-        // as a widened stretch does, with one or two pieces before it: the pieces a span covers are
-        // taken from it, not shaped, and not from the piece table.
+        // A piece not found at its size may be stored plain at another (see `resized`). One not found may be
+        // in a stored span (see `SpanCache`), which starts with it or, as a widened stretch does, with
+        // one or two pieces before it: the pieces a span covers are taken from it, not shaped, and not
+        // from the piece table.
         var next = 0
         lookups: while next < pieceCount {
             guard cached[next] == nil else {
+                next += 1
+                continue
+            }
+            if resizes, let key = keys[next], let shape = resized(key, font: font) {
+                cached[next] = shape
                 next += 1
                 continue
             }
@@ -346,7 +386,7 @@ final class ShapeCache: Sendable {
             }
             if widenings > 0 { stretchesWidened.add(1, ordering: .relaxed) }
             collect(pieces: first..<(last + 1), bounds: bounds, keys: keys, shapedEnd: extendedEnd, bytes: bytes,
-                    output: output, context: (fontID, rightToLeft, edges), into: &shaped, spans: &newSpans)
+                    output: output, context: (fontID, rightToLeft, edges, keepsGlyphs), into: &shaped, spans: &newSpans)
             afterFullStretch = last + 1 - first >= Self.maximumStretch && last + 1 < pieceCount
             if afterFullStretch {
                 store(shaped)
@@ -358,7 +398,7 @@ final class ShapeCache: Sendable {
             Shaper.shape(run, of: bytes, font: font, scratch: scratch, output: output)
             shaped.removeAll()
             collect(pieces: 0..<pieceCount, bounds: bounds, keys: keys, shapedEnd: run.end, bytes: bytes,
-                    output: output, context: (fontID, rightToLeft, edges), into: &shaped, spans: &newSpans)
+                    output: output, context: (fontID, rightToLeft, edges, keepsGlyphs), into: &shaped, spans: &newSpans)
         } else {
             // Cached pieces last: the extended stretches wrote over their edge characters.
             for piece in 0..<pieceCount {
@@ -370,6 +410,27 @@ final class ShapeCache: Sendable {
         for (key, start, shape) in newSpans { spans.store(shape, for: key, start: start) }
         if uncachablePieces > 0 { uncachable.add(uncachablePieces, ordering: .relaxed) }
         if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
+    }
+
+    /// Records `scale` among the first four scales seen; whether another one is among them.
+    private func hasSeenOtherScales(than scale: Int32) -> Bool {
+        // The common case, one size all along: two loads.
+        if scales[0].load(ordering: .relaxed) == scale && scales[1].load(ordering: .relaxed) == 0 { return false }
+        return recordScale(scale)
+    }
+
+    @inline(never)
+    private func recordScale(_ scale: Int32) -> Bool {
+        var others = false, recorded = false
+        for slot in scales.indices {
+            var seen = scales[slot].load(ordering: .relaxed)
+            if seen == 0 && !recorded {
+                seen = scales[slot].compareExchange(expected: 0, desired: scale, ordering: .relaxed).original
+                if seen == 0 { seen = scale }
+            }
+            if seen == scale { recorded = true } else if seen != 0 { others = true }
+        }
+        return others
     }
 
     /// Stores the pieces `shape` collected.
@@ -386,7 +447,7 @@ final class ShapeCache: Sendable {
     /// else as a span.
     private func collect(pieces: Range<Int>, bounds: ScratchList<Int>, keys: ScratchList<Key?>, shapedEnd: Int,
                          bytes: UnsafeBufferPointer<UInt8>, output: Shaper.Output,
-                         context: (font: HBFont.ID, rightToLeft: Bool, edges: Edges),
+                         context: (font: HBFont.ID, rightToLeft: Bool, edges: Edges, keepsGlyphs: Bool),
                          into shaped: inout ScratchList<(Key, Shape)>,
                          spans newSpans: inout [(SpanCache.Key, SpanCache.Start, SpanCache.Shape)]) {
         func isSafe(_ offset: Int) -> Bool { output.isClusterStart[offset] && !output.isUnsafe[offset] }
@@ -404,7 +465,7 @@ final class ShapeCache: Sendable {
                     let startIsSafe = offset == edges.run.start
                         ? output.isClusterStart[offset] && edges.keysContext(at: offset) : isSafe(offset)
                     guard startIsSafe, offset + 1 == end ? endIsSafe : isSafe(offset + 1),
-                          let shape = Self.pieceShape(offset..<(offset + 1), output: output), shape.count == 1 else {
+                          let shape = Self.pieceShape(offset..<(offset + 1), of: bytes, output: output), shape.count == 1 else {
                         continue
                     }
                     shaped.append((character(at: offset, of: start..<end, bytes: bytes, font: context.font,
@@ -417,7 +478,8 @@ final class ShapeCache: Sendable {
             let startIsSafe = start == edges.run.start
                 ? output.isClusterStart[start] && edges.keysContext(at: start) : isSafe(start)
             guard endIsSafe, startIsSafe else { continue }
-            if first == piece, let key = keys[piece], let shape = Self.pieceShape(start..<end, output: output) {
+            if first == piece, let key = keys[piece],
+               let shape = Self.pieceShape(start..<end, of: bytes, output: output, keepingGlyphs: context.keepsGlyphs) {
                 shaped.append((key, shape))
             } else if end - start <= SpanCache.maximumBytes {
                 newSpans.append(span(bounds[first]..<end, firstPieceEnd: bounds[first + 1], firstPieceKey: keys[first],
@@ -466,15 +528,19 @@ final class ShapeCache: Sendable {
             let index = Int(shape.count)
             shape.offsets[index] = UInt8(offset - range.lowerBound)
             shape.advances[index] = part.advances[0]
-            shape.breakAdjusts[index] = part.breakAdjusts[0]
+            shape.breakAdjusts[index] = part.breakAdjust(0)
             shape.count += 1
         }
         return shape
     }
 
-    /// The shape of the piece `range` as the piece table holds it, or nil if it does not fit there.
-    private static func pieceShape(_ range: Range<Int>, output: Shaper.Output) -> Shape? {
+    /// The shape of the piece `range` as the piece table holds it, or nil if it does not fit there;
+    /// with its glyphs if `keepingGlyphs` and it is plain (see ``Shape/isPlain``: every cluster one
+    /// plain glyph, see `Shaper.Output.plainGlyph`, and no space HarfBuzz sizes from the scale).
+    private static func pieceShape(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, output: Shaper.Output,
+                                   keepingGlyphs: Bool = false) -> Shape? {
         var shape = Shape()
+        var isPlain = keepingGlyphs
         for offset in range where output.isClusterStart[offset] {
             let index = Int(shape.count)
             guard index < Shape.capacity, let breakAdjust = Int32(exactly: output.breakAdjust[offset]),
@@ -482,15 +548,68 @@ final class ShapeCache: Sendable {
             shape.offsets[index] = UInt8(offset - range.lowerBound)
             shape.advances[index] = advance
             shape.breakAdjusts[index] = breakAdjust
+            if output.plainGlyph[offset] == Shaper.Output.notPlain { isPlain = false }
             shape.count += 1
         }
+        if isPlain && !hasScaledSpace(bytes[range]) {
+            // Plain clusters have no break adjustment (their advance is the nominal one): room for the glyphs.
+            for index in 0..<Int(shape.count) {
+                shape.breakAdjusts[index] = Int32(bitPattern: output.plainGlyph[range.lowerBound + Int(shape.offsets[index])])
+            }
+            shape.isPlain = true
+        }
         return shape
+    }
+
+    /// Whether `piece` holds a space that HarfBuzz, when the font has no glyph for it, draws with the
+    /// space glyph at a fraction of the font's scale (U+2000–U+200A, U+202F, U+205F, U+3000): an
+    /// advance that is not the glyph's nominal one at other sizes even when it equals it at one.
+    private static func hasScaledSpace(_ piece: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var index = piece.startIndex
+        while index + 2 < piece.endIndex {
+            let lead = piece[index], second = piece[index + 1], third = piece[index + 2]
+            if lead == 0xE2 && ((second == 0x80 && (third <= 0x8A || third == 0xAF)) || (second == 0x81 && third == 0x9F))
+                || lead == 0xE3 && second == 0x80 && third == 0x80 {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The piece `key` (missing at its size) put together from its plain shape stored at another of
+    /// the scales seen, with the nominal advances of `font` (the font of `key`), and stored at its
+    /// size; nil if no other size holds it plain.
+    @inline(never)
+    private func resized(_ key: Key, font: OpaquePointer) -> Shape? {
+        for slot in scales.indices {
+            let scale = scales[slot].load(ordering: .relaxed)
+            guard scale != 0 else { break }
+            guard scale != key.font.scale else { continue }
+            let other = key.at(scale: scale, seed: keySeed)
+            guard let plain = shards.withLock(shard(other), { $0.uncountedValue(for: other, hash: other.hash) }),
+                  plain.isPlain else { continue }
+            var shape = plain
+            withUnsafeBytes(of: plain.breakAdjusts) { glyphs in
+                withUnsafeMutableBytes(of: &shape.advances) { advances in
+                    hb_font_get_glyph_h_advances(font, UInt32(plain.count),
+                                                 glyphs.assumingMemoryBound(to: hb_codepoint_t.self).baseAddress,
+                                                 UInt32(MemoryLayout<hb_codepoint_t>.stride),
+                                                 advances.assumingMemoryBound(to: hb_position_t.self).baseAddress,
+                                                 UInt32(MemoryLayout<hb_position_t>.stride))
+                }
+            }
+            shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
+            resized.add(1, ordering: .relaxed)
+            return shape
+        }
+        return nil
     }
 
     /// The span `range` (whose first piece ends at `firstPieceEnd`) as the shaping just done left it in
     /// `output`, with its key and its first piece's.
     private func span(_ range: Range<Int>, firstPieceEnd: Int, firstPieceKey: Key?, bytes: UnsafeBufferPointer<UInt8>,
-                      output: Shaper.Output, context: (font: HBFont.ID, rightToLeft: Bool, edges: Edges))
+                      output: Shaper.Output, context: (font: HBFont.ID, rightToLeft: Bool, edges: Edges, keepsGlyphs: Bool))
         -> (SpanCache.Key, SpanCache.Start, SpanCache.Shape) {
         var count = 0
         for offset in range where output.isClusterStart[offset] { count += 1 }
@@ -630,10 +749,11 @@ final class ShapeCache: Sendable {
             output.isClusterStart[offset] = false
             output.isUnsafe[offset] = false
         }
+        let breakAdjusts = shape.isPlain ? SIMD16<Int32>() : shape.breakAdjusts
         for index in 0..<Int(shape.count) {
             let offset = range.lowerBound + Int(shape.offsets[index])
             output.advance[offset] = Int(shape.advances[index])
-            output.breakAdjust[offset] = Int32(shape.breakAdjusts[index])
+            output.breakAdjust[offset] = breakAdjusts[index]
             output.isClusterStart[offset] = true
         }
     }

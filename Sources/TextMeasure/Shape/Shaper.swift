@@ -9,7 +9,8 @@ import CFreeType
 enum Shaper {
     /// Where shaping results go: per byte offset of the paragraph, the advance of the HarfBuzz cluster
     /// starting there, whether one starts there, its break adjustment, and whether HarfBuzz marked the
-    /// boundary before it unsafe to concatenate.
+    /// boundary before it unsafe to concatenate; and, for what the shaped-piece cache reuses across sizes,
+    /// the cluster's glyph when it is plain.
     ///
     /// Advances are summed in `Int`: a cluster may hold any number of glyphs, and HarfBuzz's 32-bit
     /// positions (up to 2^31 each, at most 2^30 glyphs a buffer) cannot overflow 64 bits.
@@ -18,6 +19,15 @@ enum Shaper {
         var isClusterStart: UnsafeMutableBufferPointer<Bool>
         var breakAdjust: UnsafeMutableBufferPointer<Int32>
         var isUnsafe: UnsafeMutableBufferPointer<Bool>
+        /// The cluster's glyph if the cluster is one glyph that no lookup positioned (its advance is
+        /// the nominal one, from `hmtx`), else `notPlain`. What no lookup positioned at one size is
+        /// positioned by none at any size (which lookups apply depends on glyphs, not on the scale), so
+        /// at another size its advance is that size's nominal advance of the same glyph (see
+        /// ``ShapeCache``).
+        var plainGlyph: UnsafeMutableBufferPointer<UInt32>
+
+        /// Not a glyph: the cluster is not plain (or nothing was shaped there).
+        static let notPlain = UInt32.max
     }
 
     /// Shapes `run` of the paragraph `bytes` (the whole paragraph is passed as context, so joining
@@ -38,6 +48,7 @@ enum Shaper {
             output.breakAdjust[offset] = 0
             output.isClusterStart[offset] = false
             output.isUnsafe[offset] = false
+            output.plainGlyph[offset] = Output.notPlain
         }
         guard let (infos, positions, count) = shapeGlyphs(run.start..<run.end, of: bytes, run: run, font: font,
                                                           scratch: scratch) else { return }
@@ -52,6 +63,9 @@ enum Shaper {
         for i in 0..<count {
             let cluster = Int(infos[i].cluster)
             output.advance[cluster] += Int(positions[i].x_advance)
+            // A cluster's first glyph sets it; a second one makes the cluster not plain.
+            output.plainGlyph[cluster] = !output.isClusterStart[cluster] && positions[i].x_advance == nominal[i]
+                ? infos[i].codepoint : Output.notPlain
             output.isClusterStart[cluster] = true
             // The flag marks the boundary before this glyph's cluster (HarfBuzz sets it only from a
             // shaping that holds both sides).
