@@ -70,6 +70,32 @@ struct JSONValueTests {
         }
     }
 
+    /// Multiples of 2^-16 (heights and widths in layout units) are spelled by hand, exactly as
+    /// `description` spells them, or left to it: at every magnitude from 2^-16 to 2^40, with every
+    /// number of fraction digits, and at the edges of the hand-spelled range.
+    @Test func dyadicNumbersAreSpelledAsDescriptionSpellsThem() {
+        var rng = SplitMix64(seed: 0x4459_4144_4943_0001)
+        var values: [Double] = [0.0001, 0.00009999999999999999, 0.5, 1.0000152587890625, 0.4999847412109375,
+                                65535.9999847412109375, 262143.9990234375, 262144.0009765625, 4294967295.5,
+                                4294967296.5, 1.0 / 65536, 3.0 / 65536, 70.82421875, -40.859375]
+        for _ in 0..<20_000 {
+            let units = UInt64.random(in: 1...(1 << 56), using: &rng) >> UInt64.random(in: 0..<56, using: &rng)
+            let denominator = [1024.0, 65536, 64, 2][Int.random(in: 0..<4, using: &rng)]
+            values.append(Double(units) / denominator * (Bool.random(using: &rng) ? 1 : -1))
+        }
+        var handSpelled = 0
+        for value in values {
+            var bytes: [UInt8] = []
+            if JSONValue.appendSixteenthsOfAUnit(value, to: &bytes) {
+                handSpelled += 1
+                #expect(String(decoding: bytes, as: UTF8.self) == value.description, "\(value)")
+            } else {
+                #expect(bytes.isEmpty)
+            }
+        }
+        #expect(handSpelled > 10_000)
+    }
+
     /// Random values (fixed seed), nested, with every kind of string and number: each serializes to
     /// JSON that Foundation accepts and that the scanner reads back to the same value.
     @Test func randomValuesRoundTrip() throws {
