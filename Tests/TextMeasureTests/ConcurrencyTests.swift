@@ -24,6 +24,34 @@ struct ConcurrencyTests {
         for (index, result) in parallel { #expect(result == serial[index]) }
     }
 
+    /// Tasks preparing the corpus at three sizes at once through one fresh measurer, so that words
+    /// stored plain at one size are put together at the others while other tasks store them: every
+    /// result equals shaping afresh. Run under `swift test --sanitize=thread` to check for races.
+    @Test func concurrentPreparationAcrossSizesMatchesUncached() async throws {
+        let cascade = Fixtures.measurer.cascade
+        let measurer = TextMeasurer(cascade: cascade)
+        let uncached = TextMeasurer(cascade: cascade, shapeCacheCapacity: 0)
+        let texts = Array(Fixtures.corpus.prefix(120))
+        let sizes = [13.0, 15, 17]
+        let expected = try sizes.map { size in try texts.map { try uncached.measure($0, style: TextStyle(size: size), width: 150) } }
+        let results = try await withThrowingTaskGroup(of: [(Int, Int, TextMeasurement)].self) { group in
+            for task in 0..<6 {
+                group.addTask {
+                    try texts.indices.map { index in
+                        let size = (index + task) % sizes.count
+                        return (size, index, try measurer.measure(texts[index], style: TextStyle(size: sizes[size]), width: 150))
+                    }
+                }
+            }
+            var all: [(Int, Int, TextMeasurement)] = []
+            for try await batch in group { all += batch }
+            return all
+        }
+        #expect(results.count == 6 * texts.count)
+        for (size, index, result) in results { #expect(result == expected[size][index], "\(texts[index])") }
+        #expect(measurer.shapingStatistics.piecesResized > 0)
+    }
+
     @Test func fontsLoadedConcurrentlyAreOneInstance() async throws {
         let fonts = try await withThrowingTaskGroup(of: FontFace.self) { group in
             for _ in 0..<16 { group.addTask { try TextMeasurer().cascade.primary } }

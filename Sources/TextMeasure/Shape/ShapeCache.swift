@@ -42,7 +42,8 @@ import Synchronization
 /// shards on one cache line), taken per piece looked up and per piece stored; they count their hits
 /// and misses under those locks. (A private, lock-free first level per thread was tried: with
 /// the tables this cheap, it cost more in copies than it saved in locks.)
-final class ShapeCache: Sendable {
+final class ShapeCache: @unchecked Sendable {
+    // @unchecked: `plainPieces` points to atomics only; everything else is Sendable.
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
     struct PieceBytes: Hashable, Sendable {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -107,17 +108,27 @@ final class ShapeCache: Sendable {
             self.before = before
             self.after = after
             self.text = text
+            hash = Int(truncatingIfNeeded: hash(font: font.packed, seed: seed))
+        }
+
+        /// The hash of this key with the scale left out: the same for every size of the piece.
+        func hashAtAnyScale(seed: UInt64) -> UInt64 {
+            hash(font: UInt64(font.face) << 32, seed: seed)
+        }
+
+        @inline(__always)
+        private func hash(font: UInt64, seed: UInt64) -> UInt64 {
             // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
             // `Hasher` (SipHash) took tens, for one key per piece of every text.
             var h = seed
-            h = Self.mix(h, font.packed)
+            h = Self.mix(h, font)
             h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
             h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
             h = Self.mix(h, text.words.0)
             h = Self.mix(h, text.words.1)
             h = Self.mix(h, text.words.2)
             h = Self.mix(h, text.words.3)
-            hash = Int(truncatingIfNeeded: h)
+            return h
         }
 
         @inline(__always)
@@ -185,6 +196,12 @@ final class ShapeCache: Sendable {
     /// The first scales of runs shaped through the cache (0: none yet), where a piece missing at its
     /// own is looked for.
     private let scales = InlineArray<4, Atomic<Int32>> { _ in Atomic(0) }
+    /// Which pieces are stored plain at some size: a bit per piece (by `Key.hashAtAnyScale`; others
+    /// share it), set when one is stored, so that a piece never stored plain is not looked for at
+    /// every other size, two look-ups per new word. `calloc`'s memory: a page is touched only when a
+    /// bit in it is set.
+    private let plainPieces: UnsafeMutablePointer<Atomic<UInt64>>
+    private static let plainPieceWords = 8_192   // 64 KiB, 2^19 bits
     /// What the piece table cannot hold (see ``SpanCache``).
     private let spans: SpanCache
 
@@ -194,6 +211,19 @@ final class ShapeCache: Sendable {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
         shards = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
         spans = SpanCache(capacity: max(64, capacity / 32))
+        // All zero bits are an `Atomic<UInt64>` of 0.
+        plainPieces = calloc(Self.plainPieceWords, MemoryLayout<UInt64>.stride)!
+            .bindMemory(to: Atomic<UInt64>.self, capacity: Self.plainPieceWords)
+    }
+
+    deinit {
+        free(plainPieces)
+    }
+
+    /// The word and bit of `key`'s piece in `plainPieces`.
+    private func plainPieceBit(_ key: Key) -> (word: Int, mask: UInt64) {
+        let hash = key.hashAtAnyScale(seed: keySeed)
+        return (Int(truncatingIfNeeded: hash >> 6) & (Self.plainPieceWords - 1), 1 << (hash & 63))
     }
 
     var statistics: Statistics {
@@ -438,6 +468,12 @@ final class ShapeCache: Sendable {
         for index in 0..<shaped.count {
             let (key, shape) = shaped[index]
             shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
+            if shape.isPlain {
+                let (word, mask) = plainPieceBit(key)
+                if plainPieces[word].load(ordering: .relaxed) & mask == 0 {
+                    plainPieces[word].bitwiseOr(mask, ordering: .relaxed)
+                }
+            }
         }
     }
 
@@ -582,6 +618,8 @@ final class ShapeCache: Sendable {
     /// size; nil if no other size holds it plain.
     @inline(never)
     private func resized(_ key: Key, font: OpaquePointer) -> Shape? {
+        let (word, mask) = plainPieceBit(key)
+        guard plainPieces[word].load(ordering: .relaxed) & mask != 0 else { return nil }
         for slot in scales.indices {
             let scale = scales[slot].load(ordering: .relaxed)
             guard scale != 0 else { break }
@@ -636,6 +674,7 @@ final class ShapeCache: Sendable {
 
     /// A stored span that starts with piece `first` and covers piece `covering`, as the pieces it
     /// covers (`first..<end`), if any; the longest of those stored.
+    @inline(__always)
     private func span(startingAt first: Int, bounds: ScratchList<Int>, keys: ScratchList<Key?>,
                       bytes: UnsafeBufferPointer<UInt8>, fontID: HBFont.ID, rightToLeft: Bool, edges: Edges,
                       covering: Int? = nil)
