@@ -210,25 +210,31 @@ package struct JSONScanner {
         index += count
     }
 
-    /// The keys a batch line usually holds: a key written as one of these (no escapes) is taken from
-    /// here, not decoded from the bytes again (they are small strings: a copy is 16 bytes).
-    private static let commonKeys: [(utf8: [UInt8], key: String)] =
-        ["text", "width", "size", "maxLines", "breaking", "id"].map { (Array($0.utf8), $0) }
-
-    /// An object's key: a string, taken from ``commonKeys`` when it is written as one of them.
+    /// An object's key: a string, taken from ``commonKey(_:count:)`` when it is written as one of the
+    /// keys a batch line usually holds, not decoded from the bytes again.
     private mutating func key() throws(Failure) -> String {
         let start = index + 1
         let end = Self.firstSpecialByte(in: bytes, from: start)
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), let base = bytes.baseAddress {
-            for common in Self.commonKeys where common.utf8.count == end - start {
-                let equal = common.utf8.withUnsafeBufferPointer { memcmp(base + start, $0.baseAddress!, end - start) == 0 }
-                if equal {
-                    index = end + 1
-                    return common.key
-                }
-            }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), let base = bytes.baseAddress,
+           let key = Self.commonKey(base + start, count: end - start) {
+            index = end + 1
+            return key
         }
         return try string()
+    }
+
+    /// The key a batch line usually holds that `count` bytes at `bytes` spell ("text", "width", "size",
+    /// "maxLines", "breaking", "id"), or nil. Literals, which are small strings: no allocation, no
+    /// reference count (a table of them cost four retains and releases a key).
+    private static func commonKey(_ bytes: UnsafePointer<UInt8>, count: Int) -> String? {
+        func spells(_ word: StaticString) -> Bool { memcmp(bytes, word.utf8Start, count) == 0 }
+        switch count {
+        case 2: return spells("id") ? "id" : nil
+        case 4: return spells("text") ? "text" : spells("size") ? "size" : nil
+        case 5: return spells("width") ? "width" : nil
+        case 8: return spells("maxLines") ? "maxLines" : spells("breaking") ? "breaking" : nil
+        default: return nil
+        }
     }
 
     private mutating func string() throws(Failure) -> String {
