@@ -120,6 +120,10 @@ static void open_prototypes(void) {
     load_line_machines();
 }
 
+void cub_prepare(void) {
+    pthread_once(&prototype_once, open_prototypes);
+}
+
 static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
     pthread_once(&prototype_once, open_prototypes);
     if (U_FAILURE(prototype_status)) {

@@ -49,6 +49,11 @@ enum {
 /// `cub_analyze` with the line-break rules `strictness` (a `CUB_STRICTNESS_*` value).
 int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
 
+/// Opens what every analysis shares (ICU's iterators to clone, the compiled line rules) now, as the
+/// first analysis would: a thread with time to spare can take that cost off the first text, which
+/// other threads' first texts would wait for. Thread-safe; after the first call, nothing.
+void cub_prepare(void);
+
 /// Property bits returned by `cub_scalar_properties`.
 enum {
     /// General category Zs, or TAB: white space that hangs at the end of a line.

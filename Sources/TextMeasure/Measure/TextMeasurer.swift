@@ -1,3 +1,4 @@
+import CUnicodeBreak
 
 /// Measures how tall text will be at a width, without rendering it.
 ///
@@ -69,6 +70,10 @@ public final class TextMeasurer: Sendable {
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
         self.preparer = Preparer(selector: FontSelector(cascade: cascade),
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
+        // The break analysis's shared set-up (once per process), here rather than in the first text,
+        // where other threads' first texts would wait for it (the batch makes its measurer on a
+        // thread of its own while it reads its input).
+        cub_prepare()
     }
 
     /// How the cache of shaped pieces has done: pieces found and shaped, runs that had to be shaped
