@@ -31,6 +31,7 @@ PLAN = 'PrepareScratch.shapePlan(font:)'
 SCRATCH_DEFER = 'specialized $defer #1 <A>() in static PrepareScratch.withScratch<A>(_:)'
 BATCH_ENTRIES = ['BatchRun.run()', 'BatchCommand.run()']   # after / before 33409c2
 CLOSURE = 'closure #1 in BatchProcessor.process(_:)'
+PROCESS_LINE = 'BatchProcessor.process(_:after:reused:)'
 
 
 def components(p):
@@ -56,11 +57,17 @@ def components(p):
     textcache = I('PreparedTextCache.prepared(_:style:)') - I('Preparer.prepare(_:style:fonts:)')
     layout = I('PreparedText.layout(width:withLines:)')
     measure = I('PreparedTextCache.measure(_:style:width:withLines:)')
-    layout += measure - I('PreparedTextCache.prepared(_:style:)') - I('PreparedText.layout(width:withLines:)')
+    if measure:   # before `4b763b2`'s batch reuse: every line went through `PreparedTextCache.measure`
+        layout += measure - I('PreparedTextCache.prepared(_:style:)') - I('PreparedText.layout(width:withLines:)')
+    else:         # since: `process(_:after:reused:)` asks for the prepared text and lays it out itself
+        measure = I('PreparedTextCache.prepared(_:style:)') + layout
     json = sum(child(CLOSURE, x) for x in [
         'JSONScanner.value(depth:)', 'JSONScanner.string()',
         'specialized _ContiguousArrayBuffer._consumeAndCreateNew(bufferIsUnique:minimumCapacity:growForAppend:)',
         'outlined consume of JSONValue', 'BatchProcessor.parse(item:)', 'outlined destroy of BatchProcessor.Parsed'])
+    json += sum(child(PROCESS_LINE, x) for x in [
+        'specialized static JSONScanner.parse(_:textLike:)', 'BatchProcessor.parse(item:)', 'TextKey.init(_:)',
+        'outlined destroy of JSONScanner.Item', 'outlined destroy of BatchProcessor.Parsed'])
     out = (child(CLOSURE, 'BatchProcessor.Outcome.write(to:)') + child(CLOSURE, 'String.append(_:)')
            + child('BatchProcessor.process(_:)', 'BidirectionalCollection<>.joined(separator:)')
            + child(entry, 'OutputWriter.write(_:)') + child(CLOSURE, 'outlined destroy of BatchProcessor.Outcome'))
@@ -77,7 +84,7 @@ def components(p):
         ('Prepared-text cache (`PreparedTextCache` look-up, store, eviction; font-size cache)', textcache),
         ('JSON parsing (`JSONScanner`, `parse(item:)`, `TextKey` hashing)', json),
         ('Output (`Outcome.write`, number formatting, joining)', out),
-        ('Layout (`LineBreaker.Filler.run`)', layout),
+        ('Layout (`PreparedText.layout`: line breaking, heights)', layout),
         ('Ligature-break reshaping (`pieceWidths`, without its HarfBuzz)', lig),
         ('Input reading, batch glue', inp_glue),
         (f'Start-up and exit (everything outside `{entry}`)', startup),
