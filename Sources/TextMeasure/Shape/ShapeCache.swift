@@ -156,15 +156,18 @@ final class ShapeCache: @unchecked Sendable {
         static let capacity = 16
         var offsets = SIMD16<UInt8>()
         var advances = SIMD16<Int32>()
-        /// The clusters' break adjustments; the glyphs instead when the piece `isPlain`.
-        var breakAdjusts = SIMD16<Int32>()
+        /// The clusters' break adjustments, or their glyphs when the piece `isPlain` (read them
+        /// through `breakAdjusts` and `glyphs`).
+        var breakAdjustsOrGlyphs = SIMD16<Int32>()
         var count: UInt8 = 0
-        /// Every cluster is one glyph that no lookup positioned: the break adjustments are all 0 and
-        /// `breakAdjusts` holds the glyphs, for other sizes (see ``ShapeCache``).
+        /// Every cluster is one glyph that no lookup positioned: the break adjustments are all 0, and
+        /// their room holds the glyphs, for other sizes (see ``ShapeCache``).
         var isPlain = false
 
-        /// Cluster `index`'s break adjustment.
-        func breakAdjust(_ index: Int) -> Int32 { isPlain ? 0 : breakAdjusts[index] }
+        /// The clusters' break adjustments.
+        var breakAdjusts: SIMD16<Int32> { isPlain ? SIMD16() : breakAdjustsOrGlyphs }
+        /// The clusters' glyphs, if the piece `isPlain`.
+        var glyphs: SIMD16<Int32>? { isPlain ? breakAdjustsOrGlyphs : nil }
     }
 
     /// Counters since the measurer was created.
@@ -564,7 +567,7 @@ final class ShapeCache: @unchecked Sendable {
             let index = Int(shape.count)
             shape.offsets[index] = UInt8(offset - range.lowerBound)
             shape.advances[index] = part.advances[0]
-            shape.breakAdjusts[index] = part.breakAdjust(0)
+            shape.breakAdjustsOrGlyphs[index] = part.breakAdjusts[0]
             shape.count += 1
         }
         return shape
@@ -583,14 +586,14 @@ final class ShapeCache: @unchecked Sendable {
                   let advance = Int32(exactly: output.advance[offset]) else { return nil }
             shape.offsets[index] = UInt8(offset - range.lowerBound)
             shape.advances[index] = advance
-            shape.breakAdjusts[index] = breakAdjust
+            shape.breakAdjustsOrGlyphs[index] = breakAdjust
             if output.plainGlyph[offset] == Shaper.Output.notPlain { isPlain = false }
             shape.count += 1
         }
         if isPlain && !hasScaledSpace(bytes[range]) {
             // Plain clusters have no break adjustment (their advance is the nominal one): room for the glyphs.
             for index in 0..<Int(shape.count) {
-                shape.breakAdjusts[index] = Int32(bitPattern: output.plainGlyph[range.lowerBound + Int(shape.offsets[index])])
+                shape.breakAdjustsOrGlyphs[index] = Int32(bitPattern: output.plainGlyph[range.lowerBound + Int(shape.offsets[index])])
             }
             shape.isPlain = true
         }
@@ -626,9 +629,9 @@ final class ShapeCache: @unchecked Sendable {
             guard scale != key.font.scale else { continue }
             let other = key.at(scale: scale, seed: keySeed)
             guard let plain = shards.withLock(shard(other), { $0.uncountedValue(for: other, hash: other.hash) }),
-                  plain.isPlain else { continue }
+                  let glyphs = plain.glyphs else { continue }
             var shape = plain
-            withUnsafeBytes(of: plain.breakAdjusts) { glyphs in
+            withUnsafeBytes(of: glyphs) { glyphs in
                 withUnsafeMutableBytes(of: &shape.advances) { advances in
                     hb_font_get_glyph_h_advances(font, UInt32(plain.count),
                                                  glyphs.assumingMemoryBound(to: hb_codepoint_t.self).baseAddress,
@@ -788,7 +791,7 @@ final class ShapeCache: @unchecked Sendable {
             output.isClusterStart[offset] = false
             output.isUnsafe[offset] = false
         }
-        let breakAdjusts = shape.isPlain ? SIMD16<Int32>() : shape.breakAdjusts
+        let breakAdjusts = shape.breakAdjusts
         for index in 0..<Int(shape.count) {
             let offset = range.lowerBound + Int(shape.offsets[index])
             output.advance[offset] = Int(shape.advances[index])
