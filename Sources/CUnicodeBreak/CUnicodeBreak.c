@@ -146,6 +146,51 @@ static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
     return its;
 }
 
+// Could the three-byte UTF-8 sequence starting `b0 b1` encode a character of a script ICU breaks with
+// a dictionary (Line_Break class SA): Thai, Lao (U+0E00...0EFF); Myanmar (U+1000...109F); Khmer
+// (U+1780...17FF), New Tai Lue, Khmer symbols, Tai Tham (U+1980...1AAF); Myanmar Extended-B
+// (U+A9E0...A9FF), Extended-A and Tai Viet (U+AA60...AADF)? A cheap filter: most text fails at `b0`.
+static inline int dictionary_script_candidate(unsigned char b0, unsigned char b1) {
+    switch (b0) {
+    case 0xE0: return b1 >= 0xB8 && b1 <= 0xBB;
+    case 0xE1: return (b1 >= 0x80 && b1 <= 0x82) || b1 == 0x9E || b1 == 0x9F || (b1 >= 0xA6 && b1 <= 0xAA);
+    case 0xEA: return b1 == 0xA7 || (b1 >= 0xA9 && b1 <= 0xAB);
+    default: return 0;
+    }
+}
+
+int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
+    UErrorCode status = U_ZERO_ERROR;
+    thread_iterators *its = iterators_for_this_thread(&status);
+    if (its == NULL) return 0;
+    const unsigned char *bytes = (const unsigned char *)utf8;
+    const int32_t end = length < (1 << 16) ? length : (1 << 16);
+    UScriptCode seen[16];
+    int32_t found = 0;
+    for (int32_t i = 0; i + 2 < end && found < 16; i++) {
+        if (!dictionary_script_candidate(bytes[i], bytes[i + 1]) || (bytes[i + 2] & 0xC0) != 0x80) continue;
+        const UChar32 c = ((bytes[i] & 0x0F) << 12) | ((bytes[i + 1] & 0x3F) << 6) | (bytes[i + 2] & 0x3F);
+        i += 2;
+        status = U_ZERO_ERROR;
+        const UScriptCode script = uscript_getScript(c, &status);
+        if (U_FAILURE(status) || script <= USCRIPT_INHERITED) continue;
+        int known = 0;
+        for (int32_t k = 0; k < found; k++) known |= seen[k] == script;
+        if (known) continue;
+        seen[found++] = script;
+        // Two of the character: a run ICU hands to the script's engine, which it loads then.
+        const UChar run[2] = { (UChar)c, (UChar)c };
+        status = U_ZERO_ERROR;
+        ubrk_setText(its->line, run, 2, &status);
+        if (U_SUCCESS(status)) (void)ubrk_following(its->line, 0);
+    }
+    // Not left pointing at `run`, which is gone on return (every analysis sets its text first anyway).
+    static const UChar none[1] = { 0 };
+    status = U_ZERO_ERROR;
+    ubrk_setText(its->line, none, 0, &status);
+    return found;
+}
+
 // ---- Grapheme cluster boundaries (UAX #29, as ICU's char.txt rules implement it) ----
 //
 // ICU's rule-based iterator costs about 250 instructions per boundary; this state machine reads one

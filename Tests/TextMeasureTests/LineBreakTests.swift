@@ -165,6 +165,31 @@ struct LineBreakTests {
         }
     }
 
+    /// `cub_prepare_dictionaries` (what a batch calls with its first input while its fonts load)
+    /// finds each South-East Asian script once, looks no further than 64 KiB, ignores the scripts
+    /// that share its lead bytes (Devanagari, Vietnamese letters, Georgian, Hangul), and changes no break
+    /// found afterwards on this thread.
+    @Test func preparingDictionariesFindsTheirScriptsAndChangesNoBreak() {
+        func prepare(_ text: String) -> Int32 {
+            var utf8 = Array(text.utf8)
+            return utf8.withUnsafeMutableBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { cub_prepare_dictionaries($0.baseAddress, Int32($0.count)) }
+            }
+        }
+        #expect(prepare("") == 0)
+        #expect(prepare(#"{"text": "hello \u0e01", "width": 300}"#) == 0)   // escaped: not text to the scan
+        #expect(prepare("हिन्दी Tiếng Việt ჯორჯია 한국어 中文 ؟ 🙂") == 0)
+        #expect(prepare(#"{"text": "ภาษาไทย ไทย"}"#) == 1)
+        #expect(prepare("ภาษาไทย ພາສາລາວ မြန်မာ ភាសាខ្មែរ ไทย") == 4)
+        #expect(prepare(String(repeating: "a", count: 65_536) + "ภาษาไทย") == 0)
+        #expect(prepare(String(repeating: "a", count: 65_530) + "ภาษาไทย") == 1)
+        for strictness in Self.strictnesses {
+            for text in ["ภาษาไทยง่ายนิดเดียว", "ab ພາສາລາວ cd", "မြန်မာစာ ភាសាខ្មែរ"] {
+                #expect(Self.flags(text, strictness: strictness, icu: false) == Self.flags(text, strictness: strictness, icu: true))
+            }
+        }
+    }
+
     @Test func marksBreaksAndMandatoryBreaks() {
         let line = UInt8(CUB_LINE_BREAK), hard = UInt8(CUB_LINE_BREAK | CUB_MANDATORY_BREAK)
         #expect(Self.flags("ab cd", strictness: 0, icu: false) == [0, 0, 0, line, 0, line])

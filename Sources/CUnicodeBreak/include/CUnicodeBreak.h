@@ -54,6 +54,14 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
 /// other threads' first texts would wait for. Thread-safe; after the first call, nothing.
 void cub_prepare(void);
 
+/// Loads ICU's dictionary break engines for the South-East Asian scripts (Thai, Lao, Myanmar, Khmer and
+/// their neighbours) that occur in the first `length` bytes of UTF-8 at `utf8` (at most the first 64 KiB
+/// are read), as the first analysis of such text would. ICU builds each engine's character sets on
+/// first use, about 1 ms for Thai, holding a lock every thread's first text of that script waits on;
+/// a thread with time to spare (a batch waiting for its fonts) can take that cost off the first text.
+/// Also does what `cub_prepare` does. Thread-safe; returns the number of scripts found.
+int32_t cub_prepare_dictionaries(const char *utf8, int32_t length);
+
 /// Property bits returned by `cub_scalar_properties`.
 enum {
     /// General category Zs, or TAB: white space that hangs at the end of a line.

@@ -76,6 +76,22 @@ public final class TextMeasurer: Sendable {
         cub_prepare()
     }
 
+    /// Loads the line-break dictionaries that the South-East Asian scripts (Thai, Lao, Myanmar, Khmer
+    /// and their neighbours) in `utf8` will need, as the first text of each script would: ICU builds
+    /// each dictionary's character sets on first use (about a millisecond for Thai), under a lock the
+    /// first text of that script on every thread waits on. A batch calls this with its first input
+    /// while another thread loads the fonts, so that no text pays for it.
+    ///
+    /// - Parameter utf8: Text, or input holding text (JSON lines); at most the first 64 KiB are read.
+    /// - Complexity: O(*n*) byte comparisons, plus about a millisecond per dictionary script found
+    ///   for the first time in the process.
+    package static func prepareLineBreakDictionaries(for utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress, !utf8.isEmpty else { return }
+        _ = base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+            cub_prepare_dictionaries($0, Int32(clamping: utf8.count))
+        }
+    }
+
     /// How the cache of shaped pieces has done: pieces found and shaped, runs that had to be shaped
     /// whole because a new piece interacted with a cached neighbour, and stretches of new pieces
     /// shaped again with their neighbours instead.
