@@ -36,6 +36,10 @@ public final class TextMeasurer: Sendable {
     /// - Throws: ``FontError/bundledFontsNotFound(searched:)`` when the bundled fonts are not found;
     ///   otherwise the ``FontError`` of a bundled file that cannot be loaded.
     public convenience init() throws(FontError) {
+        // The break analysis's shared set-up first (see `init(cascade:shapeCacheCapacity:)`): a batch
+        // makes this measurer on a thread of its own while its main thread reads the input and then
+        // loads ICU's dictionaries, which need that set-up; the fonts need nothing from it.
+        cub_prepare()
         self.init(cascade: try .bundled())
     }
 
