@@ -133,9 +133,18 @@ package struct BatchProcessor: Sendable {
     /// - Complexity: A reused text costs its comparison (`memcmp`) and the layout; any other line
     ///   what ``process(_:)-(UnsafeBufferPointer<UInt8>)`` costs.
     func process(_ line: UnsafeBufferPointer<UInt8>, after previous: inout Previous?, reused: inout Int) -> Outcome {
-        guard let item = try? JSONScanner.parse(line, textLike: previous?.text) else { return Self.unreadable(line) }
-        let token = item.text, isPrevious = item.textIsPrevious
-        switch parse(item: item.value) {
+        let parsed: Parsed, token: UnsafeBufferPointer<UInt8>?, isPrevious: Bool
+        // The usual line's fields straight from the scanner; any other line through its array of fields.
+        if let item = JSONScanner.item(line, textLike: previous?.text) {
+            parsed = request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
+                             breaking: item.breaking, extras: [])
+            (token, isPrevious) = (item.textToken, item.textIsPrevious)
+        } else {
+            guard let item = try? JSONScanner.parse(line, textLike: previous?.text) else { return Self.unreadable(line) }
+            parsed = parse(item: item.value)
+            (token, isPrevious) = (item.text, item.textIsPrevious)
+        }
+        switch parsed {
         case .failed(let outcome):
             return outcome
         case .request(let request):
@@ -289,21 +298,37 @@ package struct BatchProcessor: Sendable {
         guard let width = Self.number(fields[at.width].1) else {
             return .failed(Self.error("\"width\" must be a number", extras))
         }
-        var style = self.style
+        var size: Double?, maxLines: Int?, breaking: String?
         if at.size >= 0 {
-            guard let size = Self.number(fields[at.size].1) else {
+            guard let value = Self.number(fields[at.size].1) else {
                 return .failed(Self.error("\"size\" must be a number", extras))
             }
-            style.size = size
+            size = value
         }
         if at.maxLines >= 0 {
-            guard case .int(let maxLines) = fields[at.maxLines].1 else {
+            guard case .int(let value) = fields[at.maxLines].1 else {
                 return .failed(Self.error("\"maxLines\" must be an integer", extras))
             }
-            style.maxLines = maxLines
+            maxLines = value
         }
         if at.breaking >= 0 {
-            guard case .string(let name) = fields[at.breaking].1, let breaking = LineBreaking(rawValue: name) else {
+            guard case .string(let name) = fields[at.breaking].1 else {
+                return .failed(Self.error(Self.breakingError, extras))
+            }
+            breaking = name
+        }
+        return request(text: text, width: width, size: size, maxLines: maxLines, breaking: breaking, extras: extras)
+    }
+
+    /// Checks an item's fields, read and of the right types (nil for one it does not have), and makes
+    /// its request.
+    private func request(text: String, width: Double, size: Double?, maxLines: Int?, breaking: String?,
+                         extras: [(String, JSONValue)]) -> Parsed {
+        var style = self.style
+        if let size { style.size = size }
+        if let maxLines { style.maxLines = maxLines }
+        if let breaking {
+            guard let breaking = LineBreaking(rawValue: breaking) else {
                 return .failed(Self.error(Self.breakingError, extras))
             }
             style.breaking = breaking

@@ -79,6 +79,105 @@ package struct JSONScanner {
         return Item(value: value, text: text, textIsPrevious: scanner.textIsPrevious)
     }
 
+    /// The fields a batch reads from an item, of the types it accepts (see ``item(_:textLike:)``).
+    package struct ItemFields {
+        /// The text; empty when ``textIsPrevious``.
+        package var text: String
+        /// The text's string token as written (see ``Item/text``).
+        package var textToken: UnsafeBufferPointer<UInt8>
+        /// Whether ``textToken`` holds the same bytes as the previous item's token (see ``Item``).
+        package var textIsPrevious: Bool
+        package var width: Double
+        package var size: Double?
+        package var maxLines: Int?
+        package var breaking: String?
+    }
+
+    /// ``parse(_:textLike:)`` for the usual batch line, without making its array of fields: an object
+    /// with a string `"text"` and a number `"width"`, at most a number `"size"`, an integer
+    /// `"maxLines"` and a string `"breaking"` besides, no other key, no key twice, keys written
+    /// without escapes.
+    ///
+    /// - Parameters:
+    ///   - bytes: One line's UTF-8.
+    ///   - previous: The previous item's text token, as for ``parse(_:textLike:)``.
+    /// - Returns: The fields; nil for any other line, valid or not, which ``parse(_:textLike:)``
+    ///   reads (to the same fields, when it is such an object).
+    /// - Complexity: O(*n*) in the line's length, as ``parse(_:textLike:)``.
+    package static func item(_ bytes: UnsafeBufferPointer<UInt8>, textLike previous: UnsafeBufferPointer<UInt8>?)
+        -> ItemFields? {
+        var scanner = JSONScanner(bytes: bytes)
+        scanner.findsText = true
+        scanner.previousText = previous
+        return try? scanner.itemObject()
+    }
+
+    /// The object ``item(_:textLike:)`` reads, and nothing but white space after it; nil, or a
+    /// failure, for anything else.
+    private mutating func itemObject() throws(Failure) -> ItemFields? {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return nil }
+        index += 1
+        var text: String?, width: Double?, size: Double?, maxLines: Int?, breaking: String?
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            let end = Self.firstSpecialByte(in: bytes, from: start)
+            guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+            func spells(_ word: StaticString) -> Bool {
+                end - start == word.utf8CodeUnitCount && memcmp(base + start, word.utf8Start, end - start) == 0
+            }
+            index = end + 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            let isString = bytes[index] == UInt8(ascii: "\"")
+            let isNumber = bytes[index] == UInt8(ascii: "-") || (bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9"))
+            if spells("text") {
+                guard text == nil, isString else { return nil }
+                sawText = true
+                guard case .string(let value) = try textValue() else { return nil }
+                text = value
+            } else if spells("width") {
+                guard width == nil, isNumber else { return nil }
+                width = try numberValue()
+            } else if spells("size") {
+                guard size == nil, isNumber else { return nil }
+                size = try numberValue()
+            } else if spells("maxLines") {
+                guard maxLines == nil, isNumber, case .int(let value) = try number() else { return nil }
+                maxLines = value
+            } else if spells("breaking") {
+                guard breaking == nil, isString else { return nil }
+                breaking = try string()
+            } else {
+                return nil
+            }
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "}") else { return nil }
+            index += 1
+            break
+        }
+        skipWhitespace()
+        guard index == bytes.count, let text, let width, let token = self.text else { return nil }
+        return ItemFields(text: text, textToken: UnsafeBufferPointer(rebasing: bytes[token]), textIsPrevious: textIsPrevious,
+                          width: width, size: size, maxLines: maxLines, breaking: breaking)
+    }
+
+    /// A number as a `Double`, integer or not.
+    private mutating func numberValue() throws(Failure) -> Double {
+        switch try number() {
+        case .int(let value): Double(value)
+        case .number(let value): value
+        default: throw Failure()
+        }
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }

@@ -189,6 +189,79 @@ struct JSONScannerTests {
         }
     }
 
+    /// `JSONScanner.item` (the batch's usual line, read without an array of fields) on 20,000 seeded
+    /// lines mixing its keys with others, repeated keys, escaped keys, values of every type, white
+    /// space and broken syntax: it answers exactly for the objects it is meant for, and then with
+    /// the fields `parse(_:textLike:)` finds (the first of each key), the same text token, and the
+    /// same verdict on whether the text is the previous line's.
+    @Test func itemReadsTheUsualLineAsParseDoes() {
+        var random = SplitMix64(seed: 0x17E3_F1E1D5)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        let keys = ["text", "width", "size", "maxLines", "breaking", "id", "height", "te\\u0078t", "texts", ""]
+        let values: [String: [String]] = [
+            "string": [#""hello world""#, #""ภาษาไทย \n ok""#, #""""#, #""\u00e9\"q""#, #""browser""#, #""pango""#],
+            "int": ["0", "300", "-5", "17", "2", "-0"],
+            "number": ["300.5", "1e3", "1e309", "0.25"],
+            "other": ["true", "null", "[1,2]", #"{"a":1}"#, "[]", "{}"],
+            "broken": ["01", "\"open", "1.", "tru", ""],
+        ]
+        let previous = Array(#""hello world""#.utf8)
+        var fast = 0
+        for _ in 0..<20_000 {
+            var fields: [(key: String, kind: String, value: String)] = []
+            // Half the lines start from the usual keys (text and width, some of the others, in any
+            // order), some with a key added; the rest from any keys.
+            var chosen = (0..<Int(random.next() % 6)).map { _ in pick(keys) }
+            if random.next() % 2 == 0 {
+                chosen = ["text", "width"] + ["size", "maxLines", "breaking"].filter { _ in random.next() % 2 == 0 }
+                if random.next() % 4 == 0 { chosen.append(pick(keys)) }
+                chosen.shuffle(using: &random)
+            }
+            for key in chosen {
+                let kind = random.next() % 8 == 0 ? pick(["other", "broken"])
+                    : key == "text" || key == "breaking" ? pick(["string", "string", "string", "int"])
+                    : key == "maxLines" ? pick(["int", "int", "number"])
+                    : pick(["int", "number", "string"])
+                fields.append((key, kind, pick(values[kind]!)))
+            }
+            let space = pick(["", " ", "\t", " \r\n "])
+            var line = "{" + space + fields.map { #""\#($0.key)""# + space + ":" + space + $0.value }
+                .joined(separator: "," + space) + space + "}"
+            if random.next() % 40 == 0 { line = pick(["[", " x", "", "{"]) + line + pick(["", "}", " 1", ","]) }
+            let bytes = Array(line.utf8)
+            let first = Dictionary(fields.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            let meant = !line.hasPrefix("[") && !line.hasSuffix(" 1") && !line.hasSuffix(",") && !line.hasSuffix("}}")
+                && !line.hasPrefix(" x") && !line.hasPrefix("{{")
+                && fields.allSatisfy { ["text", "width", "size", "maxLines", "breaking"].contains($0.key) && $0.kind != "other" && $0.kind != "broken" }
+                && Set(fields.map(\.key)).count == fields.count
+                && first["text"]?.kind == "string" && first["width"].map { $0.kind == "int" || $0.kind == "number" } == true
+                && first["size"].map { $0.kind == "int" || $0.kind == "number" } != false
+                && first["maxLines"].map { $0.kind == "int" } != false
+                && first["breaking"].map { $0.kind == "string" } != false
+            bytes.withUnsafeBufferPointer { line in
+                previous.withUnsafeBufferPointer { previous in
+                    let item = JSONScanner.item(line, textLike: previous)
+                    #expect((item != nil) == meant, "\(String(decoding: line, as: UTF8.self))")
+                    guard let item else { return }
+                    fast += 1
+                    guard let parsed = try? JSONScanner.parse(line, textLike: previous),
+                          case .object(let all) = parsed.value else {
+                        Issue.record("item read a line parse refuses: \(String(decoding: line, as: UTF8.self))")
+                        return
+                    }
+                    func value(_ key: String) -> JSONValue? { all.first { $0.0 == key }?.1 }
+                    #expect(value("text")?.isSame(as: .string(item.text)) == true)
+                    #expect(Array(item.textToken) == Array(parsed.text!) && item.textIsPrevious == parsed.textIsPrevious)
+                    #expect(value("width").flatMap(BatchProcessor.number) == item.width)
+                    #expect(value("size").flatMap(BatchProcessor.number) == item.size)
+                    if case .int(let lines)? = value("maxLines") { #expect(lines == item.maxLines) } else { #expect(item.maxLines == nil) }
+                    if case .string(let name)? = value("breaking") { #expect(name == item.breaking) } else { #expect(item.breaking == nil) }
+                }
+            }
+        }
+        #expect(fast > 1_000, "only \(fast) lines read by item")
+    }
+
     /// Keys spelled as the usual batch keys and keys that only start or end like them, or escape
     /// them, all read as written.
     @Test func commonKeysReadAsWritten() throws {
