@@ -146,10 +146,12 @@ static thread_iterators *iterators_for_this_thread(UErrorCode *status) {
     return its;
 }
 
-// Could the three-byte UTF-8 sequence starting `b0 b1` encode a character of a script ICU breaks with
-// a dictionary (Line_Break class SA): Thai, Lao (U+0E00...0EFF); Myanmar (U+1000...109F); Khmer
-// (U+1780...17FF), New Tai Lue, Khmer symbols, Tai Tham (U+1980...1AAF); Myanmar Extended-B
-// (U+A9E0...A9FF), Extended-A and Tai Viet (U+AA60...AADF)? A cheap filter: most text fails at `b0`.
+// Could the three-byte UTF-8 sequence starting `b0 b1` encode a character that ICU breaks with a
+// dictionary (Line_Break class SA)? Those are in U+0E00...0EFF (Thai, Lao), U+1000...10BF (Myanmar;
+// the filter lets Georgian capitals through), U+1780...17FF (Khmer), U+1980...1ABF (New Tai Lue,
+// Khmer symbols, Buginese, Tai Tham), U+A9C0...A9FF (Javanese, Myanmar Extended-B) and U+AA40...AAFF
+// (Cham, Myanmar Extended-A, Tai Viet, Meetei Mayek extensions). A cheap filter (most text fails at
+// `b0`); the caller checks the class of what passes.
 static inline int dictionary_script_candidate(unsigned char b0, unsigned char b1) {
     switch (b0) {
     case 0xE0: return b1 >= 0xB8 && b1 <= 0xBB;
@@ -171,6 +173,9 @@ int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
         if (!dictionary_script_candidate(bytes[i], bytes[i + 1]) || (bytes[i + 2] & 0xC0) != 0x80) continue;
         const UChar32 c = ((bytes[i] & 0x0F) << 12) | ((bytes[i + 1] & 0x3F) << 6) | (bytes[i + 2] & 0x3F);
         i += 2;
+        // Only letters of class SA go to a dictionary: a Thai digit (NU) or mark of another class
+        // found first must not stand for its script.
+        if (u_getIntPropertyValue(c, UCHAR_LINE_BREAK) != U_LB_COMPLEX_CONTEXT) continue;
         status = U_ZERO_ERROR;
         const UScriptCode script = uscript_getScript(c, &status);
         if (U_FAILURE(status) || script <= USCRIPT_INHERITED) continue;

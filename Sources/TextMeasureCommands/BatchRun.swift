@@ -30,8 +30,9 @@ struct BatchRun {
                                 maxBytes: BatchCommand.chunkBytes)
         let output = OutputWriter.standardOutput
         let first = Result { () throws(IOFailure) -> Lines? in try input.next() }
-        // While the fonts may still be loading: ICU's line-break dictionaries for the scripts that
-        // need them, which the first text of each would otherwise load while other threads wait.
+        // Before waiting for the measurer (the bundled fonts load on another thread meanwhile; fonts
+        // given with --font load after this): ICU's line-break dictionaries for the scripts that need
+        // them, which the first text of each would otherwise load while other threads wait.
         if case .success(let lines?) = first {
             lines.bytes.withUnsafeBufferPointer { TextMeasurer.prepareLineBreakDictionaries(for: $0) }
         }

@@ -166,9 +166,10 @@ struct LineBreakTests {
     }
 
     /// `cub_prepare_dictionaries` (what a batch calls with its first input while its fonts load)
-    /// finds each South-East Asian script once, looks no further than 64 KiB, ignores the scripts
-    /// that share its lead bytes (Devanagari, Vietnamese letters, Georgian, Hangul), and changes no break
-    /// found afterwards on this thread.
+    /// finds each South-East Asian script once, by its letters of class SA only (not its digits),
+    /// looks no further than 64 KiB, ignores the scripts that share its lead bytes (Devanagari,
+    /// Vietnamese letters, Georgian, Hangul), and leaves the thread's iterator as it found it: the
+    /// breaks found afterwards on this thread are ICU's and the expected ones.
     @Test func preparingDictionariesFindsTheirScriptsAndChangesNoBreak() {
         func prepare(_ text: String) -> Int32 {
             var utf8 = Array(text.utf8)
@@ -183,6 +184,17 @@ struct LineBreakTests {
         #expect(prepare("ภาษาไทย ພາສາລາວ မြန်မာ ភាសាខ្មែរ ไทย") == 4)
         #expect(prepare(String(repeating: "a", count: 65_536) + "ภาษาไทย") == 0)
         #expect(prepare(String(repeating: "a", count: 65_530) + "ภาษาไทย") == 1)
+        // A three-byte letter that ends at the limit is read; one that straddles it is not.
+        #expect(prepare(String(repeating: "a", count: 65_533) + "ก") == 1)
+        #expect(prepare(String(repeating: "a", count: 65_534) + "ก") == 0)
+        #expect(prepare("๑๒ ๓") == 0)            // Thai digits: class NU, no dictionary
+        #expect(prepare("๑๒ ภาษาไทย") == 1)
+        #expect(prepare("Ⴀ Ⴁ ꧐ ꩐") == 0)         // Georgian capitals, Javanese and Cham digits
+        let line = UInt8(CUB_LINE_BREAK)
+        var expected = [UInt8](repeating: 0, count: 22)
+        expected[12] = line   // ภาษา|ไทย|
+        expected[21] = line
+        #expect(Self.flags("ภาษาไทย", strictness: Int32(CUB_STRICTNESS_STRICT), icu: false) == expected)
         for strictness in Self.strictnesses {
             for text in ["ภาษาไทยง่ายนิดเดียว", "ab ພາສາລາວ cd", "မြန်မာစာ ភាសាខ្មែរ"] {
                 #expect(Self.flags(text, strictness: strictness, icu: false) == Self.flags(text, strictness: strictness, icu: true))

@@ -84,9 +84,11 @@ public final class TextMeasurer: Sendable {
     /// and their neighbours) in `utf8` will need, as the first text of each script would: ICU builds
     /// each dictionary's character sets on first use (about a millisecond for Thai), under a lock the
     /// first text of that script on every thread waits on. A batch calls this with its first input
-    /// while another thread loads the fonts, so that no text pays for it.
+    /// before it waits for its measurer (with the bundled fonts, loading on another thread
+    /// meanwhile), so that no text pays for it.
     ///
-    /// - Parameter utf8: Text, or input holding text (JSON lines); at most the first 64 KiB are read.
+    /// - Parameter utf8: Text, or input holding text (JSON lines); at most the first 64 KiB are read,
+    ///   and text written as JSON escapes is not seen.
     /// - Complexity: O(*n*) byte comparisons, plus about a millisecond per dictionary script found
     ///   for the first time in the process.
     package static func prepareLineBreakDictionaries(for utf8: UnsafeBufferPointer<UInt8>) {
