@@ -137,7 +137,7 @@ package struct BatchProcessor: Sendable {
         // The usual line's fields straight from the scanner; any other line through its array of fields.
         if let item = JSONScanner.item(line, textLike: previous?.text) {
             parsed = request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
-                             breaking: item.breaking, extras: [])
+                             breaking: item.breaking, extras: Extras.of(item.others))
             (token, isPrevious) = (item.textToken, item.textIsPrevious)
         } else {
             guard let item = try? JSONScanner.parse(line, textLike: previous?.text) else { return Self.unreadable(line) }
@@ -266,8 +266,7 @@ package struct BatchProcessor: Sendable {
         // One pass over the fields (the first of a repeated key wins); no dictionary per line. Where each
         // field is, -1 for none: positions, not copies of the values (a copy and a destruction each).
         var at = (text: -1, width: -1, size: -1, maxLines: -1, breaking: -1)
-        var extras: [(String, JSONValue)] = []
-        var extraKeys: Set<String> = []   // used past a few extras only: below that a linear search is faster
+        var extras = Extras()
         for position in fields.indices {
             let key = fields[position].0
             switch key {
@@ -276,19 +275,44 @@ package struct BatchProcessor: Sendable {
             case "size": if at.size < 0 { at.size = position }
             case "maxLines": if at.maxLines < 0 { at.maxLines = position }
             case "breaking": if at.breaking < 0 { at.breaking = position }
-            default:
-                // Echoed once, and never over the output's own keys: a line holding a key twice is
-                // read differently by different JSON readers (most keep the last, the echoed one).
-                guard !Self.outputKeys.contains(key) else { break }
-                if extras.count < 8 {
-                    guard !extras.contains(where: { $0.0 == key }) else { break }
-                } else {
-                    if extraKeys.isEmpty { extraKeys = Set(extras.map(\.0)) }
-                    guard extraKeys.insert(key).inserted else { break }
-                }
-                extras.append((key, fields[position].1))
+            default: extras.add(key, fields[position].1)
             }
         }
+        return parse(fields: fields, at: at, extras: extras.list)
+    }
+
+    /// The fields an item has besides those the batch reads, to echo: each key once (the first), and
+    /// never the output's own keys, since a line holding a key twice is read differently by different
+    /// JSON readers (most keep the last, the echoed one).
+    struct Extras {
+        private(set) var list: [(String, JSONValue)] = []
+        private var keys: Set<String> = []   // used past a few extras only: below that a linear search is faster
+
+        mutating func add(_ key: String, _ value: JSONValue) {
+            guard !BatchProcessor.isOutputKey(key) else { return }
+            if list.count < 8 {
+                guard !list.contains(where: { $0.0 == key }) else { return }
+            } else {
+                if keys.isEmpty { keys = Set(list.map(\.0)) }
+                guard keys.insert(key).inserted else { return }
+            }
+            list.append((key, value))
+        }
+
+        /// The fields of `others` to echo, the list itself when that is all of them (no copy for the
+        /// usual one extra field, an id).
+        static func of(_ others: [(String, JSONValue)]) -> [(String, JSONValue)] {
+            if others.isEmpty || (others.count == 1 && !BatchProcessor.isOutputKey(others[0].0)) { return others }
+            var extras = Extras()
+            for (key, value) in others { extras.add(key, value) }
+            return extras.list
+        }
+    }
+
+    /// ``parse(item:)``'s checks of the types of the fields the batch reads, at their positions `at`
+    /// in `fields` (-1 for none).
+    private func parse(fields: [(String, JSONValue)], at: (text: Int, width: Int, size: Int, maxLines: Int, breaking: Int),
+                       extras: [(String, JSONValue)]) -> Parsed {
 
         guard at.text >= 0 else { return .failed(Self.error("missing field \"text\"", extras)) }
         guard case .string(let text) = fields[at.text].1 else {
@@ -349,8 +373,14 @@ package struct BatchProcessor: Sendable {
         + LineBreaking.allCases.map { "\"\($0.rawValue)\"" }.dropLast().joined(separator: ", ")
         + " or \"\(LineBreaking.allCases.last!.rawValue)\""
 
-    /// The keys of the output's own fields, which input fields of the same name do not overwrite.
-    static let outputKeys: Set<String> = ["error", "lineCount", "height", "truncated"]
+    /// Whether `key` is one of the output's own fields, which input fields of the same name do not
+    /// overwrite. (Literals: no hashing, no lazily made set.)
+    static func isOutputKey(_ key: String) -> Bool {
+        switch key {
+        case "error", "lineCount", "height", "truncated": true
+        default: false
+        }
+    }
 
     static func number(_ value: JSONValue) -> Double? {
         switch value {

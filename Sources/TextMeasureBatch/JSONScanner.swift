@@ -87,16 +87,23 @@ package struct JSONScanner {
         package var textToken: UnsafeBufferPointer<UInt8>
         /// Whether ``textToken`` holds the same bytes as the previous item's token (see ``Item``).
         package var textIsPrevious: Bool
+        /// The width, an integer or not.
         package var width: Double
+        /// The size, an integer or not, if given.
         package var size: Double?
+        /// The most lines, if given.
         package var maxLines: Int?
+        /// The name of the line-breaking rules, if given (not checked against the names).
         package var breaking: String?
+        /// The item's other fields, in order, repeated keys included, as ``parse(_:textLike:)`` gives
+        /// them (the caller decides which to echo).
+        package var others: [(String, JSONValue)]
     }
 
-    /// ``parse(_:textLike:)`` for the usual batch line, without making its array of fields: an object
-    /// with a string `"text"` and a number `"width"`, at most a number `"size"`, an integer
-    /// `"maxLines"` and a string `"breaking"` besides, no other key, no key twice, keys written
-    /// without escapes.
+    /// ``parse(_:textLike:)`` for the usual batch line, without making an array of its fields: an
+    /// object with a string `"text"` and a number `"width"`, at most a number `"size"`, an integer
+    /// `"maxLines"` and a string `"breaking"` besides, each of these keys once, any other keys (see
+    /// ``ItemFields/others``), every key written without escapes.
     ///
     /// - Parameters:
     ///   - bytes: One line's UTF-8.
@@ -112,6 +119,22 @@ package struct JSONScanner {
         return try? scanner.itemObject()
     }
 
+    /// The fields ``item(_:textLike:)`` reads by name.
+    private enum ItemField {
+        case text, width, size, maxLines, breaking
+    }
+
+    /// The field that `count` bytes at `bytes` name, or nil.
+    private static func readField(_ bytes: UnsafePointer<UInt8>, count: Int) -> ItemField? {
+        func spells(_ word: StaticString) -> Bool { memcmp(bytes, word.utf8Start, count) == 0 }
+        switch count {
+        case 4: return spells("text") ? .text : spells("size") ? .size : nil
+        case 5: return spells("width") ? .width : nil
+        case 8: return spells("maxLines") ? .maxLines : spells("breaking") ? .breaking : nil
+        default: return nil
+        }
+    }
+
     /// The object ``item(_:textLike:)`` reads, and nothing but white space after it; nil, or a
     /// failure, for anything else.
     private mutating func itemObject() throws(Failure) -> ItemFields? {
@@ -119,42 +142,50 @@ package struct JSONScanner {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return nil }
         index += 1
         var text: String?, width: Double?, size: Double?, maxLines: Int?, breaking: String?
+        var others: [(String, JSONValue)] = []
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
             let end = Self.firstSpecialByte(in: bytes, from: start)
             guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
-            func spells(_ word: StaticString) -> Bool {
-                end - start == word.utf8CodeUnitCount && memcmp(base + start, word.utf8Start, end - start) == 0
+            let field = Self.readField(base + start, count: end - start)
+            var other: String?
+            if field == nil {
+                other = try key()   // as `object` reads it: a literal for "id", else decoded
+            } else {
+                index = end + 1
             }
-            index = end + 1
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
             skipWhitespace()
             guard index < bytes.count else { return nil }
-            let isString = bytes[index] == UInt8(ascii: "\"")
-            let isNumber = bytes[index] == UInt8(ascii: "-") || (bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9"))
-            if spells("text") {
-                guard text == nil, isString else { return nil }
-                sawText = true
-                guard case .string(let value) = try textValue() else { return nil }
-                text = value
-            } else if spells("width") {
-                guard width == nil, isNumber else { return nil }
-                width = try numberValue()
-            } else if spells("size") {
-                guard size == nil, isNumber else { return nil }
-                size = try numberValue()
-            } else if spells("maxLines") {
-                guard maxLines == nil, isNumber, case .int(let value) = try number() else { return nil }
-                maxLines = value
-            } else if spells("breaking") {
-                guard breaking == nil, isString else { return nil }
-                breaking = try string()
-            } else {
-                return nil
+            if let field {
+                let isString = bytes[index] == UInt8(ascii: "\"")
+                let isNumber = bytes[index] == UInt8(ascii: "-")
+                    || (bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9"))
+                switch field {
+                case .text:
+                    guard text == nil, isString else { return nil }
+                    sawText = true
+                    guard case .string(let value) = try textValue() else { return nil }
+                    text = value
+                case .width:
+                    guard width == nil, isNumber else { return nil }
+                    width = try numberValue()
+                case .size:
+                    guard size == nil, isNumber else { return nil }
+                    size = try numberValue()
+                case .maxLines:
+                    guard maxLines == nil, isNumber, case .int(let value) = try number() else { return nil }
+                    maxLines = value
+                case .breaking:
+                    guard breaking == nil, isString else { return nil }
+                    breaking = try string()
+                }
+            } else if let other {
+                others.append((other, try value(depth: 1)))
             }
             skipWhitespace()
             guard index < bytes.count else { return nil }
@@ -166,7 +197,7 @@ package struct JSONScanner {
         skipWhitespace()
         guard index == bytes.count, let text, let width, let token = self.text else { return nil }
         return ItemFields(text: text, textToken: UnsafeBufferPointer(rebasing: bytes[token]), textIsPrevious: textIsPrevious,
-                          width: width, size: size, maxLines: maxLines, breaking: breaking)
+                          width: width, size: size, maxLines: maxLines, breaking: breaking, others: others)
     }
 
     /// A number as a `Double`, integer or not.
