@@ -313,7 +313,6 @@ package struct BatchProcessor: Sendable {
     /// in `fields` (-1 for none).
     private func parse(fields: [(String, JSONValue)], at: (text: Int, width: Int, size: Int, maxLines: Int, breaking: Int),
                        extras: [(String, JSONValue)]) -> Parsed {
-
         guard at.text >= 0 else { return .failed(Self.error("missing field \"text\"", extras)) }
         guard case .string(let text) = fields[at.text].1 else {
             return .failed(Self.error("\"text\" must be a string", extras))

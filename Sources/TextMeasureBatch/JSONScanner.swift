@@ -119,8 +119,8 @@ package struct JSONScanner {
         return try? scanner.itemObject()
     }
 
-    /// The fields ``item(_:textLike:)`` reads by name.
-    private enum ItemField {
+    /// The fields ``item(_:textLike:)`` reads by name (their keys as raw values).
+    private enum ItemField: String {
         case text, width, size, maxLines, breaking
     }
 
@@ -357,14 +357,8 @@ package struct JSONScanner {
     /// "maxLines", "breaking", "id"), or nil. Literals, which are small strings: no allocation, no
     /// reference count (a table of them cost four retains and releases a key).
     private static func commonKey(_ bytes: UnsafePointer<UInt8>, count: Int) -> String? {
-        func spells(_ word: StaticString) -> Bool { memcmp(bytes, word.utf8Start, count) == 0 }
-        switch count {
-        case 2: return spells("id") ? "id" : nil
-        case 4: return spells("text") ? "text" : spells("size") ? "size" : nil
-        case 5: return spells("width") ? "width" : nil
-        case 8: return spells("maxLines") ? "maxLines" : spells("breaking") ? "breaking" : nil
-        default: return nil
-        }
+        if count == 2 { return memcmp(bytes, "id", 2) == 0 ? "id" : nil }
+        return readField(bytes, count: count)?.rawValue
     }
 
     private mutating func string() throws(Failure) -> String {
