@@ -318,12 +318,12 @@ package struct BatchProcessor: Sendable {
             return .failed(Self.error("\"text\" must be a string", extras))
         }
         guard at.width >= 0 else { return .failed(Self.error("missing field \"width\"", extras)) }
-        guard let width = Self.number(fields[at.width].1) else {
+        guard let width = fields[at.width].1.numberValue else {
             return .failed(Self.error("\"width\" must be a number", extras))
         }
         var size: Double?, maxLines: Int?, breaking: String?
         if at.size >= 0 {
-            guard let value = Self.number(fields[at.size].1) else {
+            guard let value = fields[at.size].1.numberValue else {
                 return .failed(Self.error("\"size\" must be a number", extras))
             }
             size = value
@@ -378,14 +378,6 @@ package struct BatchProcessor: Sendable {
         switch key {
         case "error", "lineCount", "height", "truncated": true
         default: false
-        }
-    }
-
-    static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int(let int): Double(int)
-        case .number(let double): double
-        default: nil
         }
     }
 

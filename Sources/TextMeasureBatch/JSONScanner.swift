@@ -202,11 +202,8 @@ package struct JSONScanner {
 
     /// A number as a `Double`, integer or not.
     private mutating func numberValue() throws(Failure) -> Double {
-        switch try number() {
-        case .int(let value): Double(value)
-        case .number(let value): value
-        default: throw Failure()
-        }
+        guard let value = try number().numberValue else { throw Failure() }
+        return value
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {

@@ -9,6 +9,16 @@ package enum JSONValue: Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
+    /// The value as a number, an integer or not (what the batch accepts for a width or a size); nil
+    /// for any other value.
+    package var numberValue: Double? {
+        switch self {
+        case .int(let int): Double(int)
+        case .number(let double): double
+        default: nil
+        }
+    }
+
     /// Compact JSON text (see ``write(to:)-(inout [UInt8])``).
     package var serialized: String {
         var out = ""

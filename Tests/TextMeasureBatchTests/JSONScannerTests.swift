@@ -258,8 +258,8 @@ struct JSONScannerTests {
                     func value(_ key: String) -> JSONValue? { all.first { $0.0 == key }?.1 }
                     #expect(value("text")?.isSame(as: .string(item.text)) == true)
                     #expect(Array(item.textToken) == Array(parsed.text!) && item.textIsPrevious == parsed.textIsPrevious)
-                    #expect(value("width").flatMap(BatchProcessor.number) == item.width)
-                    #expect(value("size").flatMap(BatchProcessor.number) == item.size)
+                    #expect(value("width")?.numberValue == item.width)
+                    #expect(value("size")?.numberValue == item.size)
                     if case .int(let lines)? = value("maxLines") { #expect(lines == item.maxLines) } else { #expect(item.maxLines == nil) }
                     if case .string(let name)? = value("breaking") { #expect(name == item.breaking) } else { #expect(item.breaking == nil) }
                     let others = all.filter { !read.contains($0.0) }
