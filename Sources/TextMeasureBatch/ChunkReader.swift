@@ -8,10 +8,10 @@ import Dispatch
 /// measuring, and the workers' shared block counter lets the core that also reads take fewer blocks.
 /// At most two chunks are held at once: the one being measured and the one read ahead.
 ///
-/// Thread safety: `next()` is called from one thread at a time. The reading thread uses the
-/// ``LineReader`` only between `next()` starting a read and the next `next()` waiting for it, and keeps
-/// the reader alive meanwhile (a caller that stops early, on a write failure, never waits for a read
-/// that may block on its input).
+/// Thread safety: `next(readingAhead:)` and ``readAhead()`` are called from one thread at a time. The
+/// reading thread uses the ``LineReader`` only between a read starting and the next
+/// `next(readingAhead:)` waiting for it, and keeps the reader alive meanwhile (a caller that stops
+/// early, on a write failure, never waits for a read that may block on its input).
 package final class ChunkReader: @unchecked Sendable {
     private var reader: LineReader
     private let maxLines: Int
@@ -20,6 +20,8 @@ package final class ChunkReader: @unchecked Sendable {
     private var ahead: Result<Lines?, IOFailure>?
     private let ready = DispatchSemaphore(value: 0)
     private var isReading = false
+    /// Whether the input may hold another chunk: true until a read returns nil or fails.
+    private var hasMore = true
 
     /// Chunks of at most `maxLines` lines and `maxBytes` bytes (see ``LineReader/next(maxLines:maxBytes:)``).
     package init(_ reader: LineReader, maxLines: Int, maxBytes: Int) {
@@ -28,13 +30,17 @@ package final class ChunkReader: @unchecked Sendable {
         self.maxBytes = maxBytes
     }
 
-    /// The next chunk, or nil at the end of the input; a chunk is followed by reading the next one on
-    /// another thread.
+    /// The next chunk, or nil at the end of the input; unless `readingAhead` is false, the chunk after
+    /// it is then read on another thread (see ``readAhead()``).
     ///
+    /// - Parameter readingAhead: Whether to start reading the next chunk now. A caller that first has
+    ///   other work for the other cores (the batch's first chunk waits for the fonts, which load on
+    ///   the CPU a read would take) passes false and calls ``readAhead()`` when that work is done.
     /// - Throws: ``IOFailure`` as ``LineReader/next(maxLines:maxBytes:)`` throws it, once every line
     ///   before the failure has been returned.
-    /// - Complexity: Waits for the read started by the previous call, if it has not finished.
-    package func next() throws(IOFailure) -> Lines? {
+    /// - Complexity: Waits for the read started before, if it has not finished; reads the chunk on
+    ///   this thread if none was started.
+    package func next(readingAhead: Bool = true) throws(IOFailure) -> Lines? {
         let chunk: Result<Lines?, IOFailure>
         if isReading {
             ready.wait()
@@ -44,19 +50,24 @@ package final class ChunkReader: @unchecked Sendable {
         } else {
             chunk = read()
         }
-        if case .success(.some) = chunk { readAhead() }
+        // After the end of the input or a failure, nothing more is read.
+        hasMore = if case .success(.some) = chunk { true } else { false }
+        if readingAhead { readAhead() }
         return try chunk.get()
     }
 
-    private func read() -> Result<Lines?, IOFailure> {
-        Result { () throws(IOFailure) -> Lines? in try reader.next(maxLines: maxLines, maxBytes: maxBytes) }
-    }
-
-    private func readAhead() {
+    /// Starts reading the next chunk on another thread, for the next call of ``next(readingAhead:)``;
+    /// does nothing when a read is already under way or the input has ended.
+    package func readAhead() {
+        guard hasMore, !isReading else { return }
         isReading = true
         CPUSpread.runElsewhere { [self] in
             ahead = read()
             ready.signal()
         }
+    }
+
+    private func read() -> Result<Lines?, IOFailure> {
+        Result { () throws(IOFailure) -> Lines? in try reader.next(maxLines: maxLines, maxBytes: maxBytes) }
     }
 }

@@ -25,11 +25,12 @@ struct BatchRun {
         // textmeasure-store (see HeightStoreLink).
         let link = try store.map { _ in try HeightStoreAccess.current() }
         // The first lines are read before waiting for the fonts, which may still be loading; each
-        // chunk after them is read while the one before it is measured.
+        // chunk after them is read while the one before it is measured. The second is not read until
+        // the fonts are loaded: it would be read on their thread's CPU, and slow them.
         let input = ChunkReader(LineReader(descriptor: STDIN_FILENO), maxLines: max(1, chunk),
                                 maxBytes: BatchCommand.chunkBytes)
-        let output = OutputWriter.standardOutput
-        let first = Result { () throws(IOFailure) -> Lines? in try input.next() }
+        let output = ChunkWriter(.standardOutput)
+        let first = Result { () throws(IOFailure) -> Lines? in try input.next(readingAhead: false) }
         // Before waiting for the measurer (the bundled fonts load on another thread meanwhile; fonts
         // given with --font load after this): ICU's line-break dictionaries for the scripts that need
         // them, which the first text of each would otherwise load while other threads wait.
@@ -37,16 +38,19 @@ struct BatchRun {
             lines.bytes.withUnsafeBufferPointer { TextMeasurer.prepareLineBreakDictionaries(for: $0) }
         }
         let measurer = try StyleOptions.makeMeasurer(fonts: fonts)
+        input.readAhead()
         do throws(IOFailure) {
             var lines = try first.get()
             let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
             let heightStore = store.flatMap { link?.open(path: $0) }
             let processor = BatchProcessor(measurer: measurer, style: style, preparedTexts: max(1, cachedTexts),
                                            preparedTextBytes: bytes, store: heightStore)
+            // Each chunk's output is written while the next one is measured.
             while let chunk = lines {
-                try output.write(processor.process(chunk))
+                try output.write(processor.outputBlocks(chunk))
                 lines = try input.next()
             }
+            try output.finish()
             heightStore?.flush()
             if stats, store != nil {
                 let written = heightStore?.writtenCount ?? 0
@@ -66,7 +70,9 @@ struct BatchRun {
                     """)
             }
         } catch {
-            // Input that cannot be read or output that cannot be written: the batch is incomplete.
+            // Input that cannot be read or output that cannot be written: the batch is incomplete. The
+            // lines before a read failure are written all the same.
+            _ = try? output.finish()
             throw CLIError(message: error.description)
         }
     }

@@ -44,6 +44,33 @@ struct ChunkReaderTests {
         }
     }
 
+    /// Chunks read with the read ahead held back, started late, started twice or never started are
+    /// the same chunks in the same order.
+    @Test func readingAheadLaterChangesNoChunk() throws {
+        var random = SplitMix64(seed: 12)
+        for round in 0..<40 {
+            let count = Int(random.next() % 2_000)
+            let lines = (0..<count).map { "\(round).\($0)" + String(repeating: "x", count: Int(random.next() % 30)) }
+            let text = lines.joined(separator: "\n")
+            let maxLines = 1 + Int(random.next() % 300)
+            let (descriptor, path) = try descriptor(for: text)
+            defer { close(descriptor); unlink(path) }
+            let chunks = ChunkReader(LineReader(descriptor: descriptor), maxLines: maxLines, maxBytes: .max)
+            var got: [String] = []
+            while true {
+                let readingAhead = random.next() % 2 == 0
+                guard let lines = try chunks.next(readingAhead: readingAhead) else { break }
+                got += strings(lines)
+                if !readingAhead {
+                    for _ in 0..<Int(random.next() % 3) { chunks.readAhead() }
+                }
+            }
+            chunks.readAhead()   // after the end: nothing to read
+            #expect(try chunks.next() == nil)
+            #expect(got == lines, "round \(round)")
+        }
+    }
+
     /// A descriptor that cannot be read (a directory) fails once, as the line reader does.
     @Test func readFailureIsReported() throws {
         let descriptor = open(NSTemporaryDirectory(), O_RDONLY | O_DIRECTORY)
