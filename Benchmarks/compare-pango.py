@@ -4,13 +4,14 @@
 Same fonts, same items, same machine, interleaved rounds; prints medians and ratios (absolute times
 on a shared machine mean little; ratios measured in one run do).
 
-    Benchmarks/compare-pango.py [--rounds 11] [--cold 3000] [--texts 400] [--dynamic]
+    Benchmarks/compare-pango.py [--rounds 11] [--cold 6000] [--texts 2000] [--dynamic]
 
 `textmeasure` is built as it would be shipped, with the Swift runtime linked statically
 (`swift build -c release --static-swift-stdlib`); `--dynamic` measures the plain `swift build -c release`
 binary instead (it spends about 2 ms more starting up, loading the Swift runtime's shared libraries).
 
-Workloads:
+Workloads (the defaults are issue 13's: 6,000 cold texts, 2,000 texts at 8 widths; `--cold 3000
+--texts 400` gives the smaller batches the README also reports, where start-up weighs more):
   cold         new multilingual texts (corpus sentences combined, each text unique), each measured once
   multi-width  texts each measured at 8 widths (one item per width, consecutive)
 """
@@ -105,8 +106,8 @@ def timed(command, stdin_path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=11)
-    parser.add_argument("--cold", type=int, default=3000, help="items in the cold workload")
-    parser.add_argument("--texts", type=int, default=400, help="texts in the multi-width workload (x8 widths)")
+    parser.add_argument("--cold", type=int, default=6000, help="items in the cold workload")
+    parser.add_argument("--texts", type=int, default=2000, help="texts in the multi-width workload (x8 widths)")
     parser.add_argument("--dynamic", action="store_true",
                         help="link the Swift runtime dynamically (plain swift build) instead of statically")
     args = parser.parse_args()
