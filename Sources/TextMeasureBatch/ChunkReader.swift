@@ -15,6 +15,8 @@ import Dispatch
 package final class ChunkReader: @unchecked Sendable {
     private var reader: LineReader
     private let maxLines: Int
+    /// The most lines of the next chunk read: `firstLines` for the first, then `maxLines`.
+    private var nextLines: Int
     private let maxBytes: Int
     /// The chunk read ahead; written by the reading thread before it signals `ready`.
     private var ahead: Result<Lines?, IOFailure>?
@@ -24,9 +26,17 @@ package final class ChunkReader: @unchecked Sendable {
     private var hasMore = true
 
     /// Chunks of at most `maxLines` lines and `maxBytes` bytes (see ``LineReader/next(maxLines:maxBytes:)``).
-    package init(_ reader: LineReader, maxLines: Int, maxBytes: Int) {
+    ///
+    /// - Parameters:
+    ///   - reader: Where the lines come from.
+    ///   - maxLines: The most lines in a chunk.
+    ///   - maxBytes: No line starts a chunk after this many bytes of it.
+    ///   - firstLines: The most lines in the first chunk, if fewer (a caller that waits for other work
+    ///     before measuring the first chunk reads less of it first; the next chunk is read ahead).
+    package init(_ reader: LineReader, maxLines: Int, maxBytes: Int, firstLines: Int = .max) {
         self.reader = reader
         self.maxLines = maxLines
+        nextLines = min(maxLines, max(1, firstLines))
         self.maxBytes = maxBytes
     }
 
@@ -68,6 +78,7 @@ package final class ChunkReader: @unchecked Sendable {
     }
 
     private func read() -> Result<Lines?, IOFailure> {
-        Result { () throws(IOFailure) -> Lines? in try reader.next(maxLines: maxLines, maxBytes: maxBytes) }
+        defer { nextLines = maxLines }
+        return Result { () throws(IOFailure) -> Lines? in try reader.next(maxLines: nextLines, maxBytes: maxBytes) }
     }
 }

@@ -25,10 +25,11 @@ struct BatchRun {
         // textmeasure-store (see HeightStoreLink).
         let link = try store.map { _ in try HeightStoreAccess.current() }
         // The first lines are read before waiting for the fonts, which may still be loading; each
-        // chunk after them is read while the one before it is measured. The second is not read until
-        // the fonts are loaded: it would be read on their thread's CPU, and slow them.
+        // chunk after them is read while the one before it is measured. The first chunk is small:
+        // reading 4,096 lines took as long as loading the fonts, and measuring waited for both. The
+        // second is not read until the fonts are loaded: it would be read on their thread's CPU.
         let input = ChunkReader(LineReader(descriptor: STDIN_FILENO), maxLines: max(1, chunk),
-                                maxBytes: BatchCommand.chunkBytes)
+                                maxBytes: BatchCommand.chunkBytes, firstLines: 1_024)
         let output = ChunkWriter(.standardOutput)
         let first = Result { () throws(IOFailure) -> Lines? in try input.next(readingAhead: false) }
         // Before waiting for the measurer (the bundled fonts load on another thread meanwhile; fonts

@@ -44,8 +44,8 @@ struct ChunkReaderTests {
         }
     }
 
-    /// Chunks read with the read ahead held back, started late, started twice or never started are
-    /// the same chunks in the same order.
+    /// Chunks read with the read ahead held back, started late, started twice or never started, and
+    /// after a smaller first chunk, hold every line in order, in chunks of the most lines allowed.
     @Test func readingAheadLaterChangesNoChunk() throws {
         var random = SplitMix64(seed: 12)
         for round in 0..<40 {
@@ -55,11 +55,15 @@ struct ChunkReaderTests {
             let maxLines = 1 + Int(random.next() % 300)
             let (descriptor, path) = try descriptor(for: text)
             defer { close(descriptor); unlink(path) }
-            let chunks = ChunkReader(LineReader(descriptor: descriptor), maxLines: maxLines, maxBytes: .max)
+            let firstLines = random.next() % 3 == 0 ? Int.max : Int(random.next() % 400)
+            let chunks = ChunkReader(LineReader(descriptor: descriptor), maxLines: maxLines, maxBytes: .max,
+                                     firstLines: firstLines)
             var got: [String] = []
             while true {
                 let readingAhead = random.next() % 2 == 0
                 guard let lines = try chunks.next(readingAhead: readingAhead) else { break }
+                let most = got.isEmpty ? min(maxLines, max(1, firstLines)) : maxLines
+                #expect(lines.count == min(most, count - got.count), "round \(round)")
                 got += strings(lines)
                 if !readingAhead {
                     for _ in 0..<Int(random.next() % 3) { chunks.readAhead() }
