@@ -26,7 +26,7 @@ struct BatchCommand: ParsableCommand {
         """, valueName: "path"))
     var store: String?
 
-    @Option(help: "Lines measured together (and at most 16 MiB of them); each chunk is spread over all cores, then written in order.")
+    @Option(help: "Lines measured together (and at most 16 MiB of them; the first chunk at most 1,024 lines); each chunk is spread over all cores, then written in order.")
     var chunk = 4096
 
     @Option(help: """

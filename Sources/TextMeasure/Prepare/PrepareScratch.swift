@@ -1,12 +1,24 @@
 import CFreeType
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Working memory for one preparation at a time, pooled so that preparing a text allocates only its
+/// Working memory for one preparation at a time, kept so that preparing a text allocates only its
 /// result: a HarfBuzz buffer, per-byte arrays, and the itemizer's and shape cache's lists.
 ///
+/// Each thread keeps the scratch it last used (a thread-specific value): taking it back needs no
+/// lock. A pool behind a lock holds the others: a nested preparation's, and those of threads that
+/// have ended (a batch starts new threads for each chunk of its input, and a scratch carries the
+/// shape plans it has made). With only the pool, every text took its lock twice, and on two cores
+/// that lock's line moved between the cores nearly every time.
+///
 /// Thread safety: a scratch belongs to one thread between ``withScratch(_:)``'s check-out and return
-/// (an `hb_buffer_t` must not be shared); the pool itself is behind a lock. So no two accesses to its
-/// properties can overlap, and they are not checked at run time (`@exclusivity(unchecked)`: the
-/// checks cost 3.8 M instructions on 2,000 cold texts, 1 %).
+/// (an `hb_buffer_t` must not be shared); a thread's kept scratch is reached only by that thread, and
+/// the pool is behind a lock. So no two accesses to its properties can overlap, and they are not
+/// checked at run time (`@exclusivity(unchecked)`: the checks cost 3.8 M instructions on 2,000 cold
+/// texts, 1 %).
 final class PrepareScratch: @unchecked Sendable {
     // @unchecked: used by one thread at a time, enforced by the pool.
     let buffer: OpaquePointer
@@ -63,6 +75,19 @@ final class PrepareScratch: @unchecked Sendable {
     }
 
     private static let pool = Locked<[PrepareScratch]>([])
+    /// The most scratches the pool keeps.
+    private static let poolCapacity = 64
+    /// Each thread's kept scratch (retained), or nil while it is in use or before the first; when the
+    /// thread ends, its scratch goes to the pool.
+    private static let kept: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { kept in
+            guard let kept else { return }
+            PrepareScratch.giveBack(Unmanaged<PrepareScratch>.fromOpaque(kept).takeRetainedValue())
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
 
     private init() {
         buffer = hb_buffer_create()
@@ -107,9 +132,18 @@ final class PrepareScratch: @unchecked Sendable {
         return plan
     }
 
-    /// Runs `body` with a scratch no other thread is using.
+    /// Runs `body` with a scratch no other thread is using: the one this thread kept, else one from
+    /// the pool, else a new one. Afterwards this thread keeps it, or, if it already keeps another (a
+    /// nested call), the pool does.
     static func withScratch<R>(_ body: (PrepareScratch) throws -> R) rethrows -> R {
-        let scratch = pool.withLock { $0.popLast() } ?? PrepareScratch()
+        let key = kept
+        let scratch: PrepareScratch
+        if let own = pthread_getspecific(key) {
+            pthread_setspecific(key, nil)
+            scratch = Unmanaged<PrepareScratch>.fromOpaque(own).takeRetainedValue()
+        } else {
+            scratch = pool.withLock { $0.popLast() } ?? PrepareScratch()
+        }
         defer {
             hb_buffer_clear_contents(scratch.buffer)
             scratch.cutPieces.removeAll()
@@ -119,11 +153,27 @@ final class PrepareScratch: @unchecked Sendable {
                 scratch.segments = []
                 scratch.preparedClusters = []
             }
-            pool.withLock { pool in
-                if pool.count < 64 { pool.append(scratch) }
-            }
+            if !keep(scratch, as: key) { giveBack(scratch) }
         }
         return try body(scratch)
+    }
+
+    /// Makes `scratch` this thread's kept scratch, unless it keeps another; whether it did.
+    private static func keep(_ scratch: PrepareScratch, as key: pthread_key_t) -> Bool {
+        guard pthread_getspecific(key) == nil else { return false }
+        let retained = Unmanaged.passRetained(scratch)
+        guard pthread_setspecific(key, retained.toOpaque()) == 0 else {
+            retained.release()
+            return false
+        }
+        return true
+    }
+
+    /// Puts `scratch` in the pool, if it has room.
+    private static func giveBack(_ scratch: PrepareScratch) {
+        pool.withLock { pool in
+            if pool.count < poolCapacity { pool.append(scratch) }
+        }
     }
 
     /// Makes the per-byte arrays hold at least `count` entries.

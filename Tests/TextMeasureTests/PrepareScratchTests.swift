@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import TextMeasure
+
+@Suite("Preparation scratch")
+struct PrepareScratchTests {
+    /// A thread gets back the scratch it used last, and a nested call gets another. When the thread
+    /// ends, its scratch is not freed but handed on (to the pool, where a later thread takes it, with
+    /// the shape plans it made).
+    @Test func threadsKeepTheirScratchAndHandItOnWhenTheyEnd() {
+        let (first, second, kept) = onNewThread { () -> (ObjectIdentifier, ObjectIdentifier, Weak) in
+            let kept = Weak()
+            let first = PrepareScratch.withScratch { scratch in
+                kept.scratch = scratch
+                return ObjectIdentifier(scratch)
+            }
+            return (first, PrepareScratch.withScratch { ObjectIdentifier($0) }, kept)
+        }
+        #expect(first == second)
+        #expect(kept.scratch != nil)
+        let nested = onNewThread {
+            PrepareScratch.withScratch { outer in PrepareScratch.withScratch { inner in inner !== outer } }
+        }
+        #expect(nested)
+    }
+
+    /// Many threads preparing at once each work in a scratch no other is using: every result is
+    /// the one a single thread gives.
+    @Test func concurrentPreparationsMatchSerialOnes() throws {
+        let measurer = try TextMeasurer()
+        let texts = (0..<64).map { "Word \($0) and ساعة \($0 * 7) กรุงเทพ \($0)" }
+        let style = TextStyle(size: 15)
+        let expected = try texts.map { try measurer.measure($0, style: style, width: 120).height }
+        let got = Locked([Double](repeating: -1, count: texts.count))
+        DispatchQueue.concurrentPerform(iterations: texts.count * 4) { index in
+            let text = index % texts.count
+            if let height = try? measurer.measure(texts[text], style: style, width: 120).height {
+                got.withLock { $0[text] = height }
+            }
+        }
+        #expect(got.withLock { $0 } == expected)
+    }
+
+    /// Runs `body` on a thread of its own, which has ended when this returns.
+    private func onNewThread<R>(_ body: @escaping @Sendable () -> R) -> R {
+        let result = Locked<R?>(nil)
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(Box { result.withLock { $0 = body() } })
+        let status = pthread_create(&thread, nil, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, box.toOpaque())
+        precondition(status == 0)
+        pthread_join(thread, nil)   // its thread-specific values are destroyed before join returns
+        return result.withLock { $0! }
+    }
+
+    private final class Weak: @unchecked Sendable {
+        weak var scratch: PrepareScratch?
+    }
+
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+}
