@@ -30,7 +30,8 @@ package final class ChunkReader: @unchecked Sendable {
     /// - Parameters:
     ///   - reader: Where the lines come from.
     ///   - maxLines: The most lines in a chunk.
-    ///   - maxBytes: No line starts a chunk after this many bytes of it.
+    ///   - maxBytes: No line of a chunk starts after this many bytes of it (a longer line is still
+    ///     returned whole).
     ///   - firstLines: The most lines in the first chunk, if fewer (a caller that waits for other work
     ///     before measuring the first chunk reads less of it first; the next chunk is read ahead).
     package init(_ reader: LineReader, maxLines: Int, maxBytes: Int, firstLines: Int = .max) {

@@ -81,13 +81,21 @@ final class PrepareScratch: @unchecked Sendable {
     /// thread ends, its scratch goes to the pool.
     private static let kept: pthread_key_t = {
         var key = pthread_key_t()
+        #if canImport(Glibc)
         let status = pthread_key_create(&key) { kept in
-            guard let kept else { return }
-            PrepareScratch.giveBack(Unmanaged<PrepareScratch>.fromOpaque(kept).takeRetainedValue())
+            if let kept { PrepareScratch.handOn(kept) }
         }
+        #else
+        let status = pthread_key_create(&key) { kept in PrepareScratch.handOn(kept) }
+        #endif
         precondition(status == 0, "pthread_key_create failed: \(status)")
         return key
     }()
+
+    /// What an ended thread's kept scratch (a retained reference) becomes: the pool's, if it has room.
+    private static func handOn(_ kept: UnsafeMutableRawPointer) {
+        giveBack(Unmanaged<PrepareScratch>.fromOpaque(kept).takeRetainedValue())
+    }
 
     private init() {
         buffer = hb_buffer_create()
