@@ -20,7 +20,7 @@ import Darwin
 /// checked at run time (`@exclusivity(unchecked)`: the checks cost 3.8 M instructions on 2,000 cold
 /// texts, 1 %).
 final class PrepareScratch: @unchecked Sendable {
-    // @unchecked: used by one thread at a time, enforced by the pool.
+    // @unchecked: used by one thread at a time, enforced by the thread-specific value and the pool.
     let buffer: OpaquePointer
     @exclusivity(unchecked) private(set) var capacity = 0
     /// Per byte of the paragraph: break flags (from ICU), HarfBuzz cluster advance, break adjustment,
