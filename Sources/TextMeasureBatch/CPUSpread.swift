@@ -10,8 +10,9 @@ import TextMeasure
 /// thread whose cache is "hot". A batch of a few thousand lines is over in a few tens of milliseconds:
 /// with Dispatch's worker threads it was measured running on one CPU for up to two thirds of the time,
 /// and the thread loading fonts during argument parsing did not start until parsing was done. So the
-/// command starts its own threads, each created allowed only a CPU that no other of them has (Linux;
-/// elsewhere, or if that fails, Dispatch does the work as usual).
+/// command keeps its own threads, each created allowed only one CPU (Linux; elsewhere, or if that
+/// fails, Dispatch does the work as usual): one per CPU for ``forEach(_:_:)`` and ``runElsewhere(_:)``,
+/// started when first needed and kept for the life of the process (see ``WorkerThread``).
 package enum CPUSpread {
     /// The CPUs this process may run on (by its affinity when it started; see `csched_remember_affinity`).
     private static let allowed = (0..<csched_cpu_capacity()).filter { csched_is_allowed($0) != 0 }
@@ -23,18 +24,51 @@ package enum CPUSpread {
         return allowed.contains(here) ? [here] + others : others
     }
 
-    /// Runs `body` on a new thread on a CPU other than the calling thread's, where it can work while
-    /// this thread goes on.
-    package static func runElsewhere(_ body: @escaping @Sendable () -> Void) {
-        let cpu = cpus().dropFirst().first ?? -1
-        if !spawn(on: cpu, body) { DispatchQueue.global().async(execute: body) }
+    /// The kept threads, one per CPU (key -1: any CPU), each started when first needed and kept for
+    /// the life of the process (see ``WorkerThread``).
+    private static let kept = Locked<[Int32: WorkerThread]>([:])
+
+    /// The kept thread allowed only `cpu` (any CPU if negative), started now if need be; nil if none
+    /// could be started.
+    private static func keptThread(on cpu: Int32) -> WorkerThread? {
+        kept.withLock { threads in
+            if let thread = threads[cpu] { return thread }
+            let thread = WorkerThread(cpu: cpu)
+            threads[cpu] = thread
+            return thread
+        }
     }
 
-    /// Calls `body` with every index in `0..<count`, on this thread and one new thread per other CPU,
-    /// each taking the next index as it becomes free; returns when all calls have returned.
+    /// Whether the calling thread is one of the kept threads.
+    private static var isOnKeptThread: Bool {
+        kept.withLock { threads in threads.values.contains { $0.isCurrent } }
+    }
+
+    /// The CPU on which a thread working beside the calling one should run: another one the process
+    /// may use, or -1 (any) if there is none.
+    package static func cpuElsewhere() -> Int32 {
+        cpus().dropFirst().first ?? -1
+    }
+
+    /// Runs `body` on a kept thread on a CPU other than the calling thread's, where it can work while
+    /// this thread goes on. `body` must not block for long: the same thread helps ``forEach(_:_:)``.
+    package static func runElsewhere(_ body: @escaping @Sendable () -> Void) {
+        if let thread = keptThread(on: cpuElsewhere()) {
+            thread.run(body)
+        } else {
+            DispatchQueue.global().async(execute: body)
+        }
+    }
+
+    /// Calls `body` with every index in `0..<count`, on this thread and on a kept thread on each other
+    /// CPU, each taking the next index as it becomes free; returns when all calls have returned.
+    ///
+    /// Called from a kept thread (a `body` that spreads work of its own), it uses Dispatch's threads
+    /// instead: a kept thread waiting for work queued behind its own would wait forever.
     package static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let cpus = cpus()
-        let helpers = Array(cpus.dropFirst().prefix(max(0, count - 1)))
+        let others = cpus.dropFirst().prefix(max(0, count - 1))
+        let helpers = others.isEmpty || isOnKeptThread ? [] : others.compactMap { keptThread(on: $0) }
         guard !helpers.isEmpty, let here = cpus.first else {
             DispatchQueue.concurrentPerform(iterations: count, execute: body)
             return
@@ -51,29 +85,19 @@ package enum CPUSpread {
                 body(index)
             }
         }
-        var started = 0
-        for cpu in helpers where spawn(on: cpu, { run(); finished.signal() }) { started += 1 }
+        for helper in helpers {
+            helper.run {
+                run()
+                finished.signal()
+            }
+        }
         run()
-        for _ in 0..<started { finished.wait() }
+        for _ in helpers { finished.wait() }
     }
 
     /// The next index to hand out, shared by the threads of `forEach`.
     private final class Counter: Sendable {
         private let value = Atomic<Int>(0)
         func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
-    }
-
-    /// Starts a thread allowed only `cpu` (any CPU if negative) running `body`; false if it could not.
-    private static func spawn(on cpu: Int32, _ body: @escaping @Sendable () -> Void) -> Bool {
-        final class Box {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body))
-        let status = csched_spawn(cpu, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        }, box.toOpaque())
-        if status != 0 { box.release() }
-        return status == 0
     }
 }

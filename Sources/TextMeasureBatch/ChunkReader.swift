@@ -24,6 +24,10 @@ package final class ChunkReader: @unchecked Sendable {
     private var isReading = false
     /// Whether the input may hold another chunk: true until a read returns nil or fails.
     private var hasMore = true
+    /// The thread that reads ahead, on a CPU other than the caller's, started for the first read ahead
+    /// and kept (nil if it could not be started: Dispatch's threads read then). A thread of its own: a
+    /// read may wait for its input as long as the input's writer likes.
+    private lazy var thread = WorkerThread(cpu: CPUSpread.cpuElsewhere())
 
     /// Chunks of at most `maxLines` lines and `maxBytes` bytes (see ``LineReader/next(maxLines:maxBytes:)``).
     ///
@@ -72,10 +76,11 @@ package final class ChunkReader: @unchecked Sendable {
     package func readAhead() {
         guard hasMore, !isReading else { return }
         isReading = true
-        CPUSpread.runElsewhere { [self] in
+        let job: @Sendable () -> Void = { [self] in
             ahead = read()
             ready.signal()
         }
+        if let thread { thread.run(job) } else { DispatchQueue.global().async(execute: job) }
     }
 
     private func read() -> Result<Lines?, IOFailure> {

@@ -22,6 +22,10 @@ package final class ChunkWriter: @unchecked Sendable {
     private var failure: IOFailure?
     private let written = DispatchSemaphore(value: 0)
     private var isWriting = false
+    /// The thread that writes, on a CPU other than the caller's, started for the first write and kept
+    /// (nil if it could not be started: Dispatch's threads write then). A thread of its own: a write
+    /// may wait for the output's reader as long as it likes.
+    private lazy var thread = WorkerThread(cpu: CPUSpread.cpuElsewhere())
 
     /// Writes to `output`.
     package init(_ output: OutputWriter) {
@@ -37,7 +41,7 @@ package final class ChunkWriter: @unchecked Sendable {
     package func write(_ blocks: [[UInt8]]) throws(IOFailure) {
         try finish()
         isWriting = true
-        CPUSpread.runElsewhere { [self] in
+        let job: @Sendable () -> Void = { [self] in
             do throws(IOFailure) {
                 try output.write(blocks, through: &buffer)
             } catch {
@@ -45,6 +49,7 @@ package final class ChunkWriter: @unchecked Sendable {
             }
             written.signal()
         }
+        if let thread { thread.run(job) } else { DispatchQueue.global().async(execute: job) }
     }
 
     /// Waits for the write under way, if any: after this, everything given to ``write(_:)`` is written.

@@ -59,3 +59,29 @@ struct LockedShardsTests {
         #expect(first == nil)
     }
 }
+
+@Suite("Cache mutex")
+struct CacheMutexTests {
+    /// Four threads take one lock 20,000 times each, some critical sections long enough (a page
+    /// fault's worth of work) that waiters give up watching and sleep: no update is lost, through the
+    /// uncontended, watching and sleeping paths alike.
+    @Test func contendedLockLosesNoUpdate() {
+        let shards = LockedShards<(count: Int, work: [Int])>(count: 1) { _ in (0, []) }
+        let locked = Locked(0)
+        let threads = 4, steps = 20_000
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for step in 0..<steps {
+                shards.withLock(0) { state in
+                    state.count += 1
+                    if step % 500 == thread {
+                        // A long critical section: 256 KiB written.
+                        state.work = [Int](repeating: step, count: 32_768)
+                    }
+                }
+                locked.withLock { $0 += 1 }
+            }
+        }
+        #expect(shards.withLock(0) { $0.count } == threads * steps)
+        #expect(locked.withLock { $0 } == threads * steps)
+    }
+}

@@ -66,7 +66,7 @@ final class LockedShards<State> {
     func withLock<R>(_ shard: Int, _ body: (inout State) throws -> R) rethrows -> R {
         precondition(shard >= 0 && shard < count, "no such shard")
         let mutex = self.mutex(shard)
-        pthread_mutex_lock(mutex)
+        mutex.lockCacheMutex()
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state(shard).pointee)
     }
