@@ -2,11 +2,6 @@ import CSched
 import Dispatch
 import Synchronization
 import TextMeasure
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A thread that is kept: it runs the jobs given to it one after another, in the order given, and
 /// waits for more in between.
@@ -25,7 +20,7 @@ package final class WorkerThread: Sendable {
     private final class Queue: Sendable {
         let jobs = Locked<[(@Sendable () -> Void)?]>([])
         let waiting = DispatchSemaphore(value: 0)
-        /// The thread (its `pthread_self()`), set before it runs its first job; 0 until then.
+        /// The thread (its ``CurrentThread/id``), set before it runs its first job; 0 until then.
         let thread = Atomic<UInt>(0)
 
         func put(_ job: (@Sendable () -> Void)?) {
@@ -35,7 +30,7 @@ package final class WorkerThread: Sendable {
 
         /// Runs jobs until told to stop.
         func serve() {
-            thread.store(WorkerThread.currentThread, ordering: .relaxed)
+            thread.store(CurrentThread.id, ordering: .relaxed)
             while true {
                 waiting.wait()
                 guard let job = jobs.withLock({ $0.removeFirst() }) else { return }
@@ -69,16 +64,7 @@ package final class WorkerThread: Sendable {
 
     /// Whether the calling thread is this one.
     package var isCurrent: Bool {
-        queue.thread.load(ordering: .relaxed) == Self.currentThread
-    }
-
-    /// The calling thread's `pthread_t`, as a number (never 0).
-    private static var currentThread: UInt {
-        #if canImport(Glibc)
-        UInt(pthread_self())
-        #else
-        UInt(bitPattern: pthread_self())
-        #endif
+        queue.thread.load(ordering: .relaxed) == CurrentThread.id
     }
 
     /// Starts a thread allowed only `cpu` (any CPU if negative) running `body`; false if it could not.

@@ -150,3 +150,85 @@ struct PreparedTextCacheTests {
         #expect(statistics.hits + statistics.misses == 8 * 150)
     }
 }
+
+import Dispatch
+
+/// Evicted texts go back to the thread that prepared them, to be freed there.
+@Suite("Prepared-text cache: freeing on the preparing thread")
+struct PreparedTextCacheFreeingTests {
+    static let style = TextStyle(size: 15)
+
+    /// Runs `body` on a thread of Dispatch's (never the calling one) and returns its result.
+    static func elsewhere<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let result = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let outcome = Result { try body() }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// A text this thread prepared and another thread evicted waits for this thread's next stored
+    /// text; a text the evicting thread prepared itself is freed at once. Evictions count either way,
+    /// and what the cache holds is unchanged by the waiting.
+    @Test func anEvictedTextWaitsForItsThread() throws {
+        let texts = PreparedTextCacheTests.texts(4, words: 12)
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 1)
+        let first = try cache.prepared(texts[0], style: Self.style).byteCount   // made here
+        let third = try Self.elsewhere { () throws -> Int in
+            _ = try cache.prepared(texts[1], style: Self.style)   // evicts the first, made here: it waits
+            #expect(cache.waitingToBeFreed == (1, first))
+            let third = try cache.prepared(texts[2], style: Self.style).byteCount   // evicts its own text
+            #expect(cache.waitingToBeFreed == (1, first))
+            return third
+        }
+        #expect(cache.statistics.evictions == 2)
+        #expect(cache.statistics.entries == 1)
+        // This thread stores a text: it frees the first, and the third (made elsewhere) now waits.
+        _ = try cache.prepared(texts[3], style: Self.style)
+        #expect(cache.waitingToBeFreed == (1, third))
+        #expect(cache.statistics.evictions == 3)
+        cache.removeAll()
+        #expect(cache.waitingToBeFreed == (0, 0))
+    }
+
+    /// However many texts another thread evicts, at most 64 wait, and at most a sixteenth of the byte
+    /// budget; `removeAll()` frees them too.
+    @Test func waitingIsBounded() throws {
+        let texts = PreparedTextCacheTests.texts(300, words: 6)
+        let cache = PreparedTextCache(measurer: Fixtures.measurer, capacity: 4)
+        for text in texts.prefix(150) { _ = try cache.prepared(text, style: Self.style) }   // made here
+        try Self.elsewhere {
+            for text in texts.suffix(150) { _ = try cache.prepared(text, style: Self.style) }
+        }
+        let waiting = cache.waitingToBeFreed
+        #expect(waiting.count == 4)   // only the four this thread's texts held when the other began
+        #expect(cache.statistics.evictions == 296)
+
+        // A hundred texts made here, all evicted elsewhere: 64 wait, the rest the other thread frees.
+        let many = PreparedTextCache(measurer: Fixtures.measurer, capacity: 100)
+        for text in texts.prefix(100) { _ = try many.prepared(text, style: Self.style) }
+        try Self.elsewhere {
+            for text in texts.suffix(100) {
+                _ = try many.prepared(text, style: Self.style)
+                #expect(many.waitingToBeFreed.count <= 64)
+            }
+        }
+        #expect(many.waitingToBeFreed.count == 64)
+        #expect(many.statistics.evictions == 100)
+        let tight = PreparedTextCache(measurer: Fixtures.measurer, capacity: 100, maximumBytes: 16 * 4_096)
+        for text in texts.prefix(100) { _ = try tight.prepared(text, style: Self.style) }
+        try Self.elsewhere {
+            for text in texts.suffix(100) {
+                _ = try tight.prepared(text, style: Self.style)
+                #expect(tight.waitingToBeFreed.bytes <= 4_096)
+            }
+        }
+        #expect(tight.waitingToBeFreed.count > 0)
+        many.removeAll()
+        #expect(many.waitingToBeFreed == (0, 0))
+    }
+}

@@ -12,8 +12,13 @@
 /// a segment per word, and the text itself): a short row a few kilobytes, a 1 MB text 25–45 MB. The
 /// cache holds at most `capacity` texts and at most `maximumBytes` of them (default
 /// ``defaultMaximumBytes``, 64 MiB), evicting the least recently used first; a text whose prepared
-/// form alone is larger than `maximumBytes` is measured but not kept. Evicted texts are freed at once
-/// (unless the caller still holds one).
+/// form alone is larger than `maximumBytes` is measured but not kept. An evicted text is freed at once
+/// (unless a caller still holds it) when the thread that evicts it is the one that prepared it;
+/// otherwise it waits for that thread's next stored text, which frees it there: malloc frees a block
+/// under the lock of the arena of the thread that allocated it, and that thread, allocating
+/// meanwhile, made the other sleep (about ten times in a two-core batch of 16,000 lines). At most 64
+/// texts, and at most a sixteenth of `maximumBytes`, wait at a time; beyond that the evicting thread
+/// frees them.
 ///
 /// Persistence: given a ``MeasurementStore`` (`TextMeasureStore`'s `HeightStore`), measurements without
 /// lines (`withLines: false`) are looked up in memory first (a prepared text held: layout is arithmetic),
@@ -68,12 +73,26 @@ public final class PreparedTextCache: Sendable {
     /// Where measurements without lines are looked up before measuring, and saved after; nil for none.
     public let store: (any MeasurementStore)?
 
-    private struct State {
-        var store: LRUDictionary<Key, PreparedText>
+    /// A held text and the thread that prepared it (its ``CurrentThread/id``).
+    fileprivate struct Held: Sendable {
+        var text: PreparedText
+        var maker: UInt
+    }
+
+    fileprivate struct State {
+        var store: LRUDictionary<Key, Held>
         /// The sum of the held texts' `byteCount`s.
         var bytes = 0
         var statistics = Statistics()
+        /// Evicted texts waiting to be freed by the thread that prepared them (see the type's
+        /// discussion), by that thread.
+        var waiting: [UInt: [PreparedText]] = [:]
+        var waitingCount = 0
+        var waitingBytes = 0
     }
+
+    /// The most evicted texts that wait for the thread that prepared them.
+    fileprivate static let maximumWaiting = 64
 
     private let state: Locked<State>
 
@@ -118,7 +137,7 @@ public final class PreparedTextCache: Sendable {
     public func prepared(_ text: TextKey, style: TextStyle) throws(TextMeasureError) -> PreparedText {
         let key = Key(text: text, style: style)
         let cached = state.withLock { state -> PreparedText? in
-            let value = state.store.value(for: key, hash: key.fileHash)
+            let value = state.store.value(for: key, hash: key.fileHash)?.text
             if value != nil { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
             return value
         }
@@ -129,32 +148,40 @@ public final class PreparedTextCache: Sendable {
     }
 
     /// Keeps `prepared` if it fits the budget, evicting the least recently used texts until the cache
-    /// is within both bounds. The evicted texts are freed after the lock is released. At the count
-    /// bound the new text takes the oldest one's place (one eviction, no array); only the byte bound
-    /// may evict more.
+    /// is within both bounds. Evicted texts are freed after the lock is released, here if this thread
+    /// prepared them, else by the thread that did (see the type's discussion), which also frees here
+    /// the texts that were waiting for this one. At the count bound the new text takes the oldest
+    /// one's place (one eviction, no array); only the byte bound may evict more.
     private func store(_ prepared: PreparedText, for key: Key) {
         let size = prepared.byteCount
         let maximumBytes = self.maximumBytes
         let hash = key.fileHash
-        let evicted = state.withLock { state -> (first: PreparedText?, more: [PreparedText]) in
+        let thread = CurrentThread.id
+        let freed = state.withLock { state -> (first: PreparedText?, more: [PreparedText], waited: [PreparedText]) in
+            let waited = state.takeWaiting(for: thread)
             guard size <= maximumBytes else {
                 state.statistics.oversized += 1
-                return (nil, [])
+                return (nil, [], waited)
             }
-            if state.store.peek(key, hash: hash) != nil { return (nil, []) }   // another thread stored it first
-            let first = state.store.insertNew(prepared, for: key, hash: hash)?.value
-            if let first { state.bytes -= first.byteCount }
+            if state.store.peek(key, hash: hash) != nil { return (nil, [], waited) }   // another thread stored it first
+            let evicted = state.store.insertNew(Held(text: prepared, maker: thread), for: key, hash: hash)?.value
+            if let evicted { state.bytes -= evicted.text.byteCount }
             state.bytes += size
             // The new text alone fits, so this stops before reaching it.
             var more: [PreparedText] = []
+            var evictions = evicted == nil ? 0 : 1
             while state.bytes > maximumBytes, let oldest = state.store.removeOldest() {
-                state.bytes -= oldest.value.byteCount
-                more.append(oldest.value)
+                state.bytes -= oldest.value.text.byteCount
+                evictions += 1
+                if let text = state.leaveWaiting(oldest.value, thread: thread, maximumBytes: maximumBytes) {
+                    more.append(text)
+                }
             }
-            state.statistics.evictions += (first == nil ? 0 : 1) + more.count
-            return (first, more)
+            state.statistics.evictions += evictions
+            let first = evicted.flatMap { state.leaveWaiting($0, thread: thread, maximumBytes: maximumBytes) }
+            return (first, more, waited)
         }
-        _ = evicted
+        _ = freed
     }
 
     /// Measures `text` at `width`, preparing it only the first time it is seen in this style.
@@ -225,7 +252,7 @@ public final class PreparedTextCache: Sendable {
             }
             let key = Key(text: query.text, style: query.style)
             let held = state.withLock { state -> PreparedText? in
-                let value = state.store.value(for: key, hash: key.fileHash)
+                let value = state.store.value(for: key, hash: key.fileHash)?.text
                 if value != nil { state.statistics.hits += 1 }
                 return value
             }
@@ -279,6 +306,12 @@ public final class PreparedTextCache: Sendable {
         }
     }
 
+    /// Evicted texts waiting for the thread that prepared them to free them (see the type's
+    /// discussion), and their bytes.
+    package var waitingToBeFreed: (count: Int, bytes: Int) {
+        state.withLock { ($0.waitingCount, $0.waitingBytes) }
+    }
+
     /// Counts texts a caller found prepared without asking: the batch lays a block's lines that repeat
     /// the previous line's text out from the prepared text it already holds, and reports them here once
     /// a block, so that ``Statistics/hits`` still counts every text that was not prepared again.
@@ -291,12 +324,37 @@ public final class PreparedTextCache: Sendable {
 
     /// Drops every prepared text (counters are kept).
     public func removeAll() {
-        let dropped = state.withLock { state -> LRUDictionary<Key, PreparedText> in
-            let dropped = state.store
+        let dropped = state.withLock { state -> (LRUDictionary<Key, Held>, [UInt: [PreparedText]]) in
+            let dropped = (state.store, state.waiting)
             state.store = LRUDictionary(capacity: capacity)
             state.bytes = 0
+            state.waiting = [:]
+            state.waitingCount = 0
+            state.waitingBytes = 0
             return dropped
         }
         _ = dropped   // freed here, outside the lock
+    }
+}
+
+extension PreparedTextCache.State {
+    /// Takes the evicted texts waiting for `thread` to free them (empty, without allocating, if none).
+    fileprivate mutating func takeWaiting(for thread: UInt) -> [PreparedText] {
+        guard waitingCount > 0, let texts = waiting.removeValue(forKey: thread) else { return [] }
+        waitingCount -= texts.count
+        for text in texts { waitingBytes -= text.byteCount }
+        return texts
+    }
+
+    /// Leaves the evicted `held` for the thread that prepared it to free, if that is another than
+    /// `thread` and there is room; returns it otherwise, for `thread` to free.
+    fileprivate mutating func leaveWaiting(_ held: PreparedTextCache.Held, thread: UInt, maximumBytes: Int) -> PreparedText? {
+        let size = held.text.byteCount
+        guard held.maker != thread, waitingCount < PreparedTextCache.maximumWaiting,
+              waitingBytes + size <= maximumBytes / 16 else { return held.text }
+        waiting[held.maker, default: []].append(held.text)
+        waitingCount += 1
+        waitingBytes += size
+        return nil
     }
 }
