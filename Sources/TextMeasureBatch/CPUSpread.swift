@@ -53,11 +53,7 @@ package enum CPUSpread {
     /// Runs `body` on a kept thread on a CPU other than the calling thread's, where it can work while
     /// this thread goes on. `body` must not block for long: the same thread helps ``forEach(_:_:)``.
     package static func runElsewhere(_ body: @escaping @Sendable () -> Void) {
-        if let thread = keptThread(on: cpuElsewhere()) {
-            thread.run(body)
-        } else {
-            DispatchQueue.global().async(execute: body)
-        }
+        WorkerThread.run(body, on: keptThread(on: cpuElsewhere()))
     }
 
     /// Calls `body` with every index in `0..<count`, on this thread and on a kept thread on each other

@@ -80,7 +80,7 @@ package final class ChunkReader: @unchecked Sendable {
             ahead = read()
             ready.signal()
         }
-        if let thread { thread.run(job) } else { DispatchQueue.global().async(execute: job) }
+        WorkerThread.run(job, on: thread)
     }
 
     private func read() -> Result<Lines?, IOFailure> {

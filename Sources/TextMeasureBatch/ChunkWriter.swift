@@ -49,7 +49,7 @@ package final class ChunkWriter: @unchecked Sendable {
             }
             written.signal()
         }
-        if let thread { thread.run(job) } else { DispatchQueue.global().async(execute: job) }
+        WorkerThread.run(job, on: thread)
     }
 
     /// Waits for the write under way, if any: after this, everything given to ``write(_:)`` is written.

@@ -62,6 +62,20 @@ package final class WorkerThread: Sendable {
         queue.put(job)
     }
 
+    /// Runs `job` on `thread`, or, if there is none (it could not be started), on one of Dispatch's
+    /// threads.
+    ///
+    /// - Parameters:
+    ///   - job: What to run.
+    ///   - thread: The kept thread, if one could be started.
+    package static func run(_ job: @escaping @Sendable () -> Void, on thread: WorkerThread?) {
+        if let thread {
+            thread.run(job)
+        } else {
+            DispatchQueue.global().async(execute: job)
+        }
+    }
+
     /// Whether the calling thread is this one.
     package var isCurrent: Bool {
         queue.thread.load(ordering: .relaxed) == CurrentThread.id

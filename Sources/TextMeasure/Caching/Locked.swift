@@ -75,7 +75,8 @@ extension UnsafeMutablePointer where Pointee == pthread_mutex_t {
         if pthread_mutex_trylock(self) != 0 { lockContendedCacheMutex() }
     }
 
-    /// Waits for the mutex by watching its lock word, up to `contendedSpins` times, then sleeps for it.
+    /// Waits for the mutex by watching its lock word, up to 10,000 times (a few to a few tens of
+    /// microseconds), then sleeps for it.
     @usableFromInline @inline(never)
     func lockContendedCacheMutex() {
         #if canImport(Glibc)
