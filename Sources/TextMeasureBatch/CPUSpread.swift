@@ -59,21 +59,28 @@ package enum CPUSpread {
     /// Calls `body` with every index in `0..<count`, on this thread and on a kept thread on each other
     /// CPU, each taking the next index as it becomes free; returns when all calls have returned.
     ///
-    /// Called from a kept thread (a `body` that spreads work of its own), it uses Dispatch's threads
-    /// instead: a kept thread waiting for work queued behind its own would wait forever.
+    /// A kept thread may be busy (another caller's `forEach`, or this one's, when `body` spreads work
+    /// of its own): this thread then takes every index itself. It waits only for helpers that started
+    /// before the indices ran out, each of which is running `body`; a helper that starts later finds
+    /// none left and returns. So no thread ever waits for work queued behind its own, however calls
+    /// nest.
     package static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let cpus = cpus()
         let others = cpus.dropFirst().prefix(max(0, count - 1))
-        let helpers = others.isEmpty || isOnKeptThread ? [] : others.compactMap { keptThread(on: $0) }
+        let helpers = others.compactMap { keptThread(on: $0) }
         guard !helpers.isEmpty, let here = cpus.first else {
             DispatchQueue.concurrentPerform(iterations: count, execute: body)
             return
         }
-        // Keep this thread on its CPU meanwhile, so that the scheduler does not move it onto a helper's.
-        let pinned = csched_pin(here) == 0
+        // Keep this thread on its CPU meanwhile, so that the scheduler does not move it onto a helper's
+        // (a kept thread is pinned already, and unpinning would free it from its CPU).
+        let pinned = !isOnKeptThread && csched_pin(here) == 0
         defer { if pinned { _ = csched_unpin(csched_thread_id()) } }
         let next = Counter()
-        let finished = DispatchSemaphore(value: 0)
+        // A helper joins the group before it takes an index. The counter's read-modify-writes order
+        // every take, so once this thread's take finds the indices gone, each helper that took one
+        // has joined, and `wait()` waits for it.
+        let started = DispatchGroup()
         let run: @Sendable () -> Void = {
             while true {
                 let index = next.take()
@@ -83,17 +90,18 @@ package enum CPUSpread {
         }
         for helper in helpers {
             helper.run {
+                started.enter()
                 run()
-                finished.signal()
+                started.leave()
             }
         }
         run()
-        for _ in helpers { finished.wait() }
+        started.wait()
     }
 
     /// The next index to hand out, shared by the threads of `forEach`.
     private final class Counter: Sendable {
         private let value = Atomic<Int>(0)
-        func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+        func take() -> Int { value.add(1, ordering: .sequentiallyConsistent).oldValue }
     }
 }

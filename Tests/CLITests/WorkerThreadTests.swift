@@ -75,6 +75,24 @@ struct WorkerThreadTests {
         #expect(inner.withLock { $0 } == 8 * 16)
     }
 
+    /// A kept thread that waits for Dispatch's threads, which spread work onto the kept threads in
+    /// turn, is not waited for by them: each does the work itself when its helper is busy. (The first
+    /// `forEach` on kept threads deadlocked here about one run in six.)
+    @Test func spreadingFromDispatchInsideAKeptThreadFinishes() {
+        let inner = Locked(0)
+        let finished = DispatchSemaphore(value: 0)
+        CPUSpread.runElsewhere {
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                CPUSpread.forEach(8) { _ in
+                    CPUSpread.forEach(4) { _ in inner.withLock { $0 += 1 } }
+                }
+            }
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(inner.withLock { $0 } == 4 * 8 * 4)
+    }
+
     /// A `forEach` inside a `forEach` started on an ordinary thread is done too.
     @Test func nestedSpreadingFinishes() {
         let inner = Locked(0)
