@@ -24,24 +24,31 @@ package enum CPUSpread {
         return allowed.contains(here) ? [here] + others : others
     }
 
-    /// The kept threads, one per CPU (key -1: any CPU), each started when first needed and kept for
-    /// the life of the process (see ``WorkerThread``).
-    private static let kept = Locked<[Int32: WorkerThread]>([:])
+    /// The kept threads, one per CPU, at index CPU + 1 (index 0: any CPU), each started when first
+    /// needed and kept for the life of the process (see ``WorkerThread``).
+    ///
+    /// An array rather than a dictionary keyed by CPU: this is set up on the way to loading the fonts,
+    /// and a `[Int32: WorkerThread]`'s type is made at run time by a search of every protocol
+    /// conformance in the binary for `Int32: Hashable` (about 0.1 ms, all of it before the fonts start
+    /// loading).
+    private static let kept = Locked<[WorkerThread?]>(Array(repeating: nil, count: Int(csched_cpu_capacity()) + 1))
 
     /// The kept thread allowed only `cpu` (any CPU if negative), started now if need be; nil if none
     /// could be started.
     private static func keptThread(on cpu: Int32) -> WorkerThread? {
         kept.withLock { threads in
-            if let thread = threads[cpu] { return thread }
+            let index = cpu < 0 ? 0 : Int(cpu) + 1
+            guard threads.indices.contains(index) else { return nil }
+            if let thread = threads[index] { return thread }
             let thread = WorkerThread(cpu: cpu)
-            threads[cpu] = thread
+            threads[index] = thread
             return thread
         }
     }
 
     /// Whether the calling thread is one of the kept threads.
     private static var isOnKeptThread: Bool {
-        kept.withLock { threads in threads.values.contains { $0.isCurrent } }
+        kept.withLock { threads in threads.contains { $0?.isCurrent == true } }
     }
 
     /// The CPU on which a thread working beside the calling one should run: another one the process

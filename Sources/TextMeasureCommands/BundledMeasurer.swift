@@ -9,7 +9,18 @@ import TextMeasureBatch
 /// start-up after the process itself, and parsing the arguments is most of the rest; the two do not depend on each other unless `--font` is given, in which case the preloaded
 /// cascade goes unused (the files are shared with no one; nothing else waits for it).
 enum BundledMeasurer {
-    private static let state = Locked<(started: Bool, result: Result<TextMeasurer, FontError>?)>((false, nil))
+    /// Whether loading started, and its outcome once it is known.
+    ///
+    /// Not a `Result<TextMeasurer, FontError>`: the type of a generic value with a protocol requirement
+    /// (`Failure: Error`) is made at run time by a search of every protocol conformance in the binary,
+    /// about 0.3 ms here, before loading could start.
+    private struct Load {
+        var started = false
+        var measurer: TextMeasurer?
+        var failure: FontError?
+    }
+
+    private static let state = Locked(Load())
     private static let loaded = DispatchSemaphore(value: 0)
 
     /// Starts loading in the background (once).
@@ -21,8 +32,12 @@ enum BundledMeasurer {
         guard start else { return }
         // Off this thread's CPU, or the two threads would take turns on it (see CPUSpread).
         CPUSpread.runElsewhere {
-            let result = Result { () throws(FontError) -> TextMeasurer in try TextMeasurer() }
-            state.withLock { $0.result = result }
+            do throws(FontError) {
+                let measurer = try TextMeasurer()
+                state.withLock { $0.measurer = measurer }
+            } catch {
+                state.withLock { $0.failure = error }
+            }
             loaded.signal()
         }
     }
@@ -34,6 +49,8 @@ enum BundledMeasurer {
         guard started else { return try TextMeasurer() }
         loaded.wait()
         loaded.signal()   // for any later caller
-        return try state.withLock { $0.result! }.get()
+        let load = state.withLock { $0 }
+        if let failure = load.failure { throw failure }
+        return load.measurer!
     }
 }
