@@ -83,9 +83,9 @@ package struct LineReader {
         }
         let (count, code) = block.withUnsafeMutableBytes { raw -> (Int, Int32) in
             while true {
-                let read = Glibc.read(descriptor, raw.baseAddress!, raw.count)
-                if read < 0 && errno == EINTR { continue }
-                return (read, read < 0 ? errno : 0)
+                let count = read(descriptor, raw.baseAddress!, raw.count)
+                if count < 0 && errno == EINTR { continue }
+                return (count, count < 0 ? errno : 0)
             }
         }
         if count > 0 {

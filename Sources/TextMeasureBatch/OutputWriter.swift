@@ -49,7 +49,7 @@ package struct OutputWriter {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> IOFailure? {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 return IOFailure(operation: "write", code: errno)
@@ -58,6 +58,15 @@ package struct OutputWriter {
         }
         return nil
     }
+}
+
+/// `write(2)`, under a name that ``OutputWriter``'s own `write` methods do not hide.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
 }
 
 /// A read or write that the system refused, with its reason (`strerror`).
