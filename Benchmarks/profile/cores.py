@@ -13,8 +13,9 @@ Each round runs, in random order:
 Prints medians: wall and CPU (user + system, from `wait4`) of each, the batch's speed-up (one core's
 wall ÷ two cores' wall), the pair's throughput (2 × one copy's wall ÷ the pair's wall: what two
 independent jobs get from the two CPUs in that period) and the first as a share of the second, also
-per round. The speed-up can only reach 2× when the pair's throughput does; the share says how much
-of what the host gives the batch takes. Needs Linux with two CPUs and `taskset`; Python 3 standard
+per round. The share says how much of what the host gives two busy vCPUs the batch takes; it can
+pass 1, as the batch's threads share one set of caches (shaped pieces, fonts) where the two copies
+each fill their own. Needs Linux with two CPUs and `taskset`; Python 3 standard
 library only.
 """
 import argparse
