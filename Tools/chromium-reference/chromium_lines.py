@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Line counts from headless Chromium, the browser reference (Python 3 standard library only).
+"""Line counts and heights from headless Chromium, the browser reference (Python 3 standard library only).
 
 Drives Debian's `chromium` over the DevTools protocol on a pipe (`--remote-debugging-pipe`: JSON
 messages separated by NUL bytes on file descriptors 3 and 4), so no websocket client and no npm
@@ -13,14 +13,20 @@ the page declares one `@font-face` family per font file (F0 … F9, in the packa
 
 With a fixed line-height every line box is exactly 100 px tall, so lines = round(height / 100). The
 count is cross-checked against the number of distinct line positions of Range.getClientRects().
+A second element, identical but for `line-height: normal`, gives the height a browser text view has
+(getBoundingClientRect().height, exact: a whole number of LayoutUnits, 1/64 px).
 
 Commands:
-  fixtures [--out DIR]       write DIR/multilingual.tsv and DIR/forced-breaks.tsv
-                             (default DIR: Tests/Fixtures/chromium)
+  fixtures [--out DIR]       write DIR/multilingual.tsv, DIR/forced-breaks.tsv and DIR/held-out.tsv
+                             (default DIR: Tests/Fixtures/chromium): line, size, width, lineCount (with
+                             line-height: 100px), height (px, with line-height: normal)
   verify-fonts               CSS.getPlatformFontsForNode for every corpus text: every glyph must come
-                             from a bundled (web) font
+                             from a bundled (web) font; and every character must be in a bundled font's
+                             cmap (Chromium reports a missing glyph as the first font's .notdef)
   probe SIZE WIDTH TEXT...   print the lines Chromium makes of TEXT (escapes \\n \\t \\uXXXX allowed),
                              with each line's width; for experiments
+  heights SIZE WIDTH TEXT... print TEXT's height with line-height: normal and each line box's top and
+                             height (from the heights of the text's first k lines alone); for debugging
   widths SIZE TEXT...        print the unwrapped advance width of each TEXT (exact, from a Range)
 
 Options: --chromium PATH (default: chromium), --lang TAG (sets lang on the measured element;
@@ -56,10 +62,13 @@ def bundled_font_files():
 
 FONT_FILES = bundled_font_files()
 
-# The grids of the Pango differential tests (PangoDifferentialTests, ForcedBreakPangoTests).
+# Font sizes x widths (px) per corpus (Tests/Corpus/NAME.txt). multilingual and forced-breaks: the grids of
+# the Pango differential tests (PangoDifferentialTests, ForcedBreakPangoTests), multilingual with 11.5
+# added; held-out: the corpus of Tools/corpus/make_held_out.py, texts the code was not tuned on.
 GRIDS = {
-    "multilingual": ([11, 13, 15.5, 17, 24], [12, 37, 64, 100, 150, 180, 213.5, 240, 320, 375, 480, 1000]),
+    "multilingual": ([11, 11.5, 13, 15.5, 17, 24], [12, 37, 64, 100, 150, 180, 213.5, 240, 320, 375, 480, 1000]),
     "forced-breaks": ([11, 13, 17, 24, 28], [8, 12, 16, 20, 24, 28, 34, 40, 48, 64, 80, 100]),
+    "held-out": ([11.5, 13, 17, 24], [48, 100, 180, 213.5, 320, 480]),
 }
 
 MEASURED_CSS = (
@@ -121,8 +130,9 @@ def page_html(lang=None, extra_css=""):
 {faces}
 html, body {{ margin: 0; padding: 0; font-family: {families}; }}
 .m {{ font-family: {families}; {MEASURED_CSS} {extra_css} }}
+.m.normal {{ line-height: normal; }}
 </style></head>
-<body><div id="m" class="m"{lang_attr}></div><div id="all"></div>
+<body><div id="m" class="m"{lang_attr}></div><div id="n" class="m normal"{lang_attr}></div><div id="all"></div>
 <script>
 {PAGE_JS}
 </script></body></html>
@@ -151,22 +161,56 @@ function rectLines(el) {
   return seen.size;
 }
 
-// For every text and every width at one size: [lines from height, lines from rects].
+// For every text and every width at one size: [lines from height, height, lines from rects, height with
+// line-height: normal]. #m (line-height: 100px) and #n (line-height: normal) differ in nothing else.
 function measureAll(texts, size, widths) {
   const el = document.getElementById('m');
+  const nl = document.getElementById('n');
   el.style.fontSize = size + 'px';
+  nl.style.fontSize = size + 'px';
   const out = [];
   for (const t of texts) {
     el.textContent = t;
+    nl.textContent = t;
     const row = [];
     for (const w of widths) {
       el.style.width = w + 'px';
+      nl.style.width = w + 'px';
       const h = el.getBoundingClientRect().height;
-      row.push([Math.round(h / 100), h, rectLines(el)]);
+      const hn = nl.getBoundingClientRect().height;
+      row.push([Math.round(h / 100), h, rectLines(el), hn]);
     }
     out.push(row);
   }
+  nl.textContent = '';
   return out;
+}
+
+// Line boxes with line-height: normal. Chromium breaks greedily, so the text's first k + 1 lines alone
+// (the texts of probe's lines 0..k) make the same k + 1 lines; the height of #n holding them is the
+// bottom of line k, exact to the LayoutUnit. Each prefix's line count (#m) is returned to check that.
+function lineBoxes(text, size, width) {
+  const p = probe(text, size, width);
+  const el = document.getElementById('m');
+  const nl = document.getElementById('n');
+  nl.style.fontSize = size + 'px';
+  nl.style.width = width + 'px';
+  nl.textContent = text;
+  const height = nl.getBoundingClientRect().height;
+  const boxes = [];
+  let prefix = '', top = 0;
+  for (const line of p.lines) {
+    prefix += line.text;
+    el.textContent = prefix;
+    nl.textContent = prefix;
+    const bottom = nl.getBoundingClientRect().height;
+    boxes.push({text: line.text, width: line.width, top, height: bottom - top,
+                prefixLines: Math.round(el.getBoundingClientRect().height / 100)});
+    top = bottom;
+  }
+  nl.textContent = '';
+  el.textContent = '';
+  return {height, lines: boxes};
 }
 
 // The lines Chromium makes: for each UTF-16 offset the line it lands on, then joined texts.
@@ -440,25 +484,85 @@ def write_fixtures(session, out_dir):
         for size in sizes:
             result = session.call("measureAll", texts, size, widths)
             for (line_no, _), row in zip(corpus, result):
-                for width, (lines, height, rect_lines) in zip(widths, row):
+                for width, (lines, height, rect_lines, normal_height) in zip(widths, row):
                     if abs(height - lines * 100) > 0.01 or (rect_lines != lines and rect_lines != 0):
                         mismatches += 1
                         print(f"note: {name}:{line_no} size {size} width {width}: height {height}, "
                               f"rect lines {rect_lines}", file=sys.stderr)
-                    rows.append((line_no, size, width, lines))
+                    rows.append((line_no, size, width, lines, normal_height))
         rows.sort(key=lambda r: (r[0], r[1], r[2]))
         path = os.path.join(out_dir, name + ".tsv")
         with open(path, "w", encoding="utf-8") as f:
-            f.write(f"# Chromium line counts for Tests/Corpus/{name}.txt; {session.version}; generated {today}\n")
-            f.write("# by Tools/chromium-reference/chromium_lines.py fixtures (see its README for the CSS)\n")
-            f.write("line\tsize\twidth\tlineCount\n")
-            for line_no, size, width, lines in rows:
-                f.write(f"{line_no}\t{fmt(size)}\t{fmt(width)}\t{lines}\n")
-        print(f"{path}: {len(rows)} rows, {mismatches} height/rect disagreements", file=sys.stderr)
+            f.write(f"# Chromium line counts and heights for Tests/Corpus/{name}.txt; {session.version}; generated {today}\n")
+            f.write("# by Tools/chromium-reference/chromium_lines.py fixtures (see its README for the CSS). lineCount: with\n")
+            f.write("# line-height: 100px, round(height / 100); height: getBoundingClientRect().height in px with\n")
+            f.write("# line-height: normal, the rest of the CSS identical (white-space: pre-wrap; overflow-wrap: anywhere)\n")
+            f.write("line\tsize\twidth\tlineCount\theight\n")
+            for line_no, size, width, lines, normal_height in rows:
+                f.write(f"{line_no}\t{fmt(size)}\t{fmt(width)}\t{lines}\t{fmt(normal_height)}\n")
+        fractional = sum(not float(r[4]).is_integer() for r in rows)
+        print(f"{path}: {len(rows)} rows, {mismatches} height/rect disagreements, "
+              f"{fractional} heights that are not whole pixels", file=sys.stderr)
 
 
 def fmt(x):
-    return str(int(x)) if float(x).is_integer() else str(x)
+    """A number as the shortest text that reads back as it: 33, 32.984375, 213.5."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def cmap_code_points(path):
+    """The code points of a TrueType/OpenType font's Unicode cmap subtables (formats 4 and 12)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    num_tables = struct.unpack(">H", data[4:6])[0]
+    cmap = None
+    for i in range(num_tables):
+        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        if tag == b"cmap":
+            cmap = offset
+    points = set()
+    if cmap is None:
+        return points
+    for i in range(struct.unpack(">H", data[cmap + 2:cmap + 4])[0]):
+        platform, encoding, offset = struct.unpack(">HHI", data[cmap + 4 + 8 * i:cmap + 12 + 8 * i])
+        if not (platform == 0 or (platform == 3 and encoding in (1, 10))):
+            continue
+        sub = cmap + offset
+        fmt_ = struct.unpack(">H", data[sub:sub + 2])[0]
+        if fmt_ == 4:
+            segs = struct.unpack(">H", data[sub + 6:sub + 8])[0] // 2
+            ends = struct.unpack(f">{segs}H", data[sub + 14:sub + 14 + 2 * segs])
+            base = sub + 16 + 2 * segs
+            starts = struct.unpack(f">{segs}H", data[base:base + 2 * segs])
+            deltas = struct.unpack(f">{segs}h", data[base + 2 * segs:base + 4 * segs])
+            range_base = base + 4 * segs
+            offsets = struct.unpack(f">{segs}H", data[range_base:range_base + 2 * segs])
+            for k in range(segs):
+                for c in range(starts[k], ends[k] + 1):
+                    if c == 0xFFFF:
+                        continue
+                    if offsets[k] == 0:
+                        glyph = (c + deltas[k]) & 0xFFFF
+                    else:
+                        at = range_base + 2 * k + offsets[k] + 2 * (c - starts[k])
+                        glyph = struct.unpack(">H", data[at:at + 2])[0]
+                        glyph = (glyph + deltas[k]) & 0xFFFF if glyph else 0
+                    if glyph:
+                        points.add(c)
+        elif fmt_ == 12:
+            groups = struct.unpack(">I", data[sub + 12:sub + 16])[0]
+            for k in range(groups):
+                start, end, glyph = struct.unpack(">III", data[sub + 16 + 12 * k:sub + 28 + 12 * k])
+                points.update(c for c in range(start, end + 1) if glyph + (c - start))
+    return points
+
+
+def needs_no_glyph(cp):
+    """Controls, line/paragraph separators and default-ignorable code points: drawn as nothing."""
+    return (cp < 0x20 or 0x7F <= cp < 0xA0 or cp in (0x00AD, 0x034F, 0x061C, 0x2028, 0x2029, 0x3164, 0xFEFF, 0xFFA0)
+            or 0x115F <= cp <= 0x1160 or 0x17B4 <= cp <= 0x17B5 or 0x180B <= cp <= 0x180F
+            or 0x200B <= cp <= 0x200F or 0x202A <= cp <= 0x202E or 0x2060 <= cp <= 0x206F
+            or 0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE0FFF)
 
 
 def verify_fonts(session):
@@ -467,9 +571,18 @@ def verify_fonts(session):
     b.call("CSS.enable")
     ok = True
     summary = {}
+    covered = set()
+    for f in FONT_FILES:
+        covered |= cmap_code_points(os.path.join(ROOT, "Fonts", f))
     for name in GRIDS:
         corpus = load_corpus(name)
         texts = [t for _, t in corpus]
+        for line_no, text in corpus:
+            missing = sorted({ord(c) for c in text if ord(c) not in covered and not needs_no_glyph(ord(c))})
+            if missing:
+                ok = False
+                print(f"NO BUNDLED FONT HAS {' '.join(f'U+{c:04X}' for c in missing)} in {name}:{line_no} "
+                      f"{tsv_escape(text)[:80]}")
         session.call("fillAll", texts, 15.5, 1000)
         session.evaluate("document.body.offsetHeight")  # lay out before asking which fonts were used
         root = b.call("DOM.getDocument", depth=0)["root"]["nodeId"]
@@ -484,7 +597,8 @@ def verify_fonts(session):
                     print(f"SYSTEM FONT {font} in {name}:{line_no} {tsv_escape(text)[:80]}")
     for (family, ps, custom), glyphs in sorted(summary.items(), key=lambda kv: -kv[1]):
         print(f"{glyphs:8d} glyphs  {'web font' if custom else 'SYSTEM  '}  {family} ({ps})")
-    print("only bundled fonts" if ok else "SOME GLYPHS CAME FROM SYSTEM FONTS")
+    print(f"{sum(len(load_corpus(n)) for n in GRIDS)} texts of {', '.join(GRIDS)}")
+    print("only bundled fonts" if ok else "SOME GLYPHS CAME FROM SYSTEM FONTS OR NO FONT")
     return ok
 
 
@@ -500,6 +614,10 @@ def main():
     p.add_argument("--out", default=os.path.join(ROOT, "Tests", "Fixtures", "chromium"))
     sub.add_parser("verify-fonts")
     p = sub.add_parser("probe")
+    p.add_argument("size", type=float)
+    p.add_argument("width", type=float)
+    p.add_argument("texts", nargs="+")
+    p = sub.add_parser("heights")
     p.add_argument("size", type=float)
     p.add_argument("width", type=float)
     p.add_argument("texts", nargs="+")
@@ -522,6 +640,20 @@ def main():
                 print(f"size {fmt(args.size)} width {fmt(args.width)}: {round(r['height'] / 100)} lines")
                 for line in r["lines"]:
                     print(f"  {line['width']:10.4f}  {json.dumps(line['text'], ensure_ascii=False)}")
+        elif args.command == "heights":
+            for text in args.texts:
+                text = unescape(text)
+                r = session.call("lineBoxes", text, args.size, args.width)
+                print(f"size {fmt(args.size)} width {fmt(args.width)}: height {fmt(r['height'])} "
+                      f"(line-height: normal), {len(r['lines'])} lines")
+                print(f"  {'top':>10}  {'height':>10}  {'width':>10}  text")
+                for k, line in enumerate(r["lines"]):
+                    note = "" if line["prefixLines"] == k + 1 else f"  (lines 0..{k} alone make {line['prefixLines']} lines: not exact)"
+                    print(f"  {fmt(line['top']):>10}  {fmt(line['height']):>10}  {line['width']:10.4f}  "
+                          f"{json.dumps(line['text'], ensure_ascii=False)}{note}")
+                bottom = r["lines"][-1]["top"] + r["lines"][-1]["height"] if r["lines"] else 0
+                if bottom != r["height"]:
+                    print(f"  note: the line boxes end at {fmt(bottom)}, the text's height is {fmt(r['height'])}")
         elif args.command == "widths":
             for text in args.texts:
                 text = unescape(text)

@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
-"""Line-count agreement with the committed Chromium fixtures (Python 3 standard library only).
+"""Line-count and height agreement with the committed Chromium fixtures (Python 3 standard library only).
 
 Runs the package's CLI (`textmeasure batch`) over every (text, size, width) of a fixture and, with
 --pango, Tools/pango-reference/pango_lines.c too, then prints the agreement of each pair overall, per
-corpus and per script (each text classed by its dominant script), and writes every disagreement
-with Chromium to .build/chromium-disagreements.tsv (corpus, line, size, width, ours, chromium, pango,
-script, text).
+corpus and per script (each text classed by its dominant script): line counts (the fixture's
+`lineCount`, Chromium with line-height: 100px) and heights (ours within 0.5 px of the fixture's
+`height`, Chromium with line-height: normal; batch output's "height"). Writes every line-count
+disagreement with Chromium to .build/chromium-disagreements.tsv (corpus, line, size, width, ours,
+chromium, pango, script, text; what categorize.py reads) and every height disagreement to
+.build/chromium-height-disagreements.tsv (corpus, line, size, width, ours, chromium, difference,
+lines ours, lines chromium, script, text).
+
+Corpora: multilingual and forced-breaks by default (the ones the code was tuned on); the held-out
+corpus (Tools/corpus/make_held_out.py) only when asked for: --corpus held-out, or --corpus all.
 
 Usage:
   swift build -c release --product textmeasure
-  Tools/chromium-reference/compare.py [--pango] [--binary PATH] [--corpus multilingual|forced-breaks]
+  Tools/chromium-reference/compare.py [--pango] [--binary PATH]
+                                      [--corpus multilingual|forced-breaks|held-out|all ...]
                                       [--breaking pango|browser|browser-strict]
 """
 
@@ -29,7 +37,12 @@ import chromium_lines  # noqa: E402  (corpus loading, font list, escapes)
 ROOT = chromium_lines.ROOT
 
 
+HEIGHT_TOLERANCE = 0.5  # px
+DEFAULT_CORPORA = ["multilingual", "forced-breaks"]
+
+
 def load_fixture(name):
+    """Header comment lines and rows (line, size, width, lineCount, height or None for 4 columns)."""
     path = os.path.join(ROOT, "Tests", "Fixtures", "chromium", name + ".tsv")
     header, rows = [], []
     with open(path, encoding="utf-8") as f:
@@ -40,8 +53,11 @@ def load_fixture(name):
                 continue
             if line.startswith("line\t"):
                 continue
-            n, size, width, count = line.split("\t")
-            rows.append((int(n), float(size), float(width), int(count)))
+            fields = line.split("\t")
+            if len(fields) not in (4, 5):
+                raise SystemExit(f"{path}: bad row {line!r}")
+            height = float(fields[4]) if len(fields) == 5 else None
+            rows.append((int(fields[0]), float(fields[1]), float(fields[2]), int(fields[3]), height))
     return header, rows
 
 
@@ -85,12 +101,17 @@ def build_binary():
 
 
 def run_ours(binary, cases, breaking="pango"):
+    """(lineCount, height) of `textmeasure batch` for each (text, size, width); (-1, None) on an error."""
     lines = "".join(json.dumps({"text": t, "width": w, "size": s, "breaking": breaking}) + "\n" for t, s, w in cases)
     run = subprocess.run(["nice", "-n", "10", binary, "batch"], input=lines, capture_output=True, text=True,
                          check=True)
     answers = [json.loads(l) for l in run.stdout.splitlines()]
     assert len(answers) == len(cases), f"batch answered {len(answers)} of {len(cases)}"
-    return [a.get("lineCount", -1) for a in answers]
+    return [(a.get("lineCount", -1), a.get("height")) for a in answers]
+
+
+def height_agrees(ours, chromium):
+    return ours is not None and chromium is not None and abs(ours - chromium) <= HEIGHT_TOLERANCE
 
 
 def run_pango(cases):
@@ -117,43 +138,55 @@ def main():
     parser.add_argument("--binary")
     parser.add_argument("--pango", action="store_true", help="also compare Pango (builds pango_lines.c)")
     parser.add_argument("--breaking", default="pango", help="our rules: pango, browser or browser-strict")
-    parser.add_argument("--corpus", action="append", choices=list(chromium_lines.GRIDS))
+    parser.add_argument("--corpus", action="append", choices=list(chromium_lines.GRIDS) + ["all"],
+                        help=f"repeatable; default: {' and '.join(DEFAULT_CORPORA)}; all: every fixture")
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "chromium-disagreements.tsv"))
+    parser.add_argument("--heights-out", default=os.path.join(ROOT, ".build", "chromium-height-disagreements.tsv"))
     args = parser.parse_args()
     binary = args.binary or build_binary()
-    corpora = args.corpus or list(chromium_lines.GRIDS)
+    corpora = args.corpus or DEFAULT_CORPORA
+    if "all" in corpora:
+        corpora = list(chromium_lines.GRIDS)
+    corpora = list(dict.fromkeys(corpora))
 
-    records = []  # (corpus, line, size, width, ours, chromium, pango, script, text)
+    # (corpus, line, size, width, ours, chromium, pango, script, text, ours height, chromium height)
+    records = []
     for name in corpora:
         header, rows = load_fixture(name)
         print(f"{name}: {' '.join(h.lstrip('# ') for h in header[:1])}")
+        if any(r[4] is None for r in rows):
+            print(f"  (no height column: regenerate with chromium_lines.py fixtures)")
         texts = dict(chromium_lines.load_corpus(name))
-        cases = [(texts[n], s, w) for n, s, w, _ in rows]
+        cases = [(texts[n], s, w) for n, s, w, _, _ in rows]
         ours = run_ours(binary, cases, args.breaking)
         pango = run_pango(cases) if args.pango else [None] * len(cases)
-        for (n, s, w, c), o, p in zip(rows, ours, pango):
-            records.append((name, n, s, w, o, c, p, dominant_script(texts[n]), texts[n]))
+        for (n, s, w, c, ch), (o, oh), p in zip(rows, ours, pango):
+            records.append((name, n, s, w, o, c, p, dominant_script(texts[n]), texts[n], oh, ch))
 
-    def table(group_key, title):
+    def table(group_key, title, subset=None):
         groups = collections.defaultdict(list)
-        for r in records:
+        for r in subset if subset is not None else records:
             groups[group_key(r)].append(r)
         print(f"\n{title}")
-        cols = ["ours ~ Chromium"] + (["Pango ~ Chromium", "ours ~ Pango"] if args.pango else [])
+        cols = ["lines ours ~ Chromium", f"height ours ~ Chromium (± {HEIGHT_TOLERANCE:g} px)"]
+        cols += ["lines Pango ~ Chromium", "lines ours ~ Pango"] if args.pango else []
         print("| " + " | ".join(["group", "texts", "cases"] + cols) + " |")
         print("|" + "---|" * (3 + len(cols)))
         for key in sorted(groups, key=lambda k: (k == "all", str(k))):
             g = groups[key]
             texts = len({(r[0], r[1]) for r in g})
-            cells = [pct(sum(r[4] == r[5] for r in g), len(g))]
+            with_height = [r for r in g if r[10] is not None]
+            cells = [pct(sum(r[4] == r[5] for r in g), len(g)),
+                     pct(sum(height_agrees(r[9], r[10]) for r in with_height), len(with_height))]
             if args.pango:
                 cells.append(pct(sum(r[6] == r[5] for r in g), len(g)))
                 cells.append(pct(sum(r[4] == r[6] for r in g), len(g)))
             print(f"| {key} | {texts} | {len(g)} | " + " | ".join(cells) + " |")
 
-    table(lambda r: "all", "Overall")
+    table(lambda r: "all", "Overall (" + ", ".join(corpora) + ")")
     table(lambda r: r[0], "Per corpus")
-    table(lambda r: r[7], "Per dominant script (both corpora)")
+    for name in corpora:
+        table(lambda r: r[7], f"Per dominant script: {name}", [r for r in records if r[0] == name])
 
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
@@ -163,10 +196,27 @@ def main():
                 f.write("\t".join(map(str, r[:8])) + "\t" + chromium_lines.tsv_escape(r[8]) + "\n")
     dis = [r for r in records if r[4] != r[5]]
     by_text = collections.Counter((r[0], r[1]) for r in dis)
-    print(f"\n{len(dis)} disagreements with Chromium in {len(by_text)} texts -> {args.out}")
+    print(f"\n{len(dis)} line-count disagreements with Chromium in {len(by_text)} texts -> {args.out}")
     for (corpus, n), k in by_text.most_common(25):
         text = dict(chromium_lines.load_corpus(corpus))[n]
         print(f"  {k:4d}  {corpus}:{n}  {chromium_lines.tsv_escape(text)[:90]}")
+
+    fmt = chromium_lines.fmt
+    hdis = [r for r in records if r[10] is not None and not height_agrees(r[9], r[10])]
+    os.makedirs(os.path.dirname(args.heights_out), exist_ok=True)
+    with open(args.heights_out, "w", encoding="utf-8") as f:
+        f.write("corpus\tline\tsize\twidth\tours\tchromium\tdifference\tlinesOurs\tlinesChromium\tscript\ttext\n")
+        for r in hdis:
+            diff = fmt(round(r[9] - r[10], 6)) if r[9] is not None else ""
+            f.write("\t".join([r[0], str(r[1]), fmt(r[2]), fmt(r[3]), "" if r[9] is None else fmt(r[9]), fmt(r[10]), diff,
+                               str(r[4]), str(r[5]), r[7], chromium_lines.tsv_escape(r[8])]) + "\n")
+    same_lines = [r for r in hdis if r[4] == r[5]]
+    print(f"\n{len(hdis)} height disagreements (more than {HEIGHT_TOLERANCE:g} px) with Chromium, "
+          f"{len(same_lines)} of them with the same line count -> {args.heights_out}")
+    diffs = collections.Counter(round(r[9] - r[10], 2) for r in same_lines if r[9] is not None)
+    if diffs:
+        print("  most common differences (ours - Chromium, px) where the line counts agree: "
+              + ", ".join(f"{d:+g} ×{k}" for d, k in diffs.most_common(8)))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 // Build: cc -O2 pango_lines.c $(pkg-config --cflags --libs pangocairo pangoft2 fontconfig) -o pango-lines
 // Usage: pango-lines [--hyphens] [--quiet] FONT_FILE...  < items
 // Each input line is one item: SIZE <TAB> WIDTH <TAB> TEXT, where TEXT escapes \n, \r, \t and \\ .
-// Each output line is: LINE_COUNT <TAB> widths of the lines in Pango units (1/1024 px), comma-separated
-// (with --quiet only LINE_COUNT, for timing; with --runs also each run's font, width and text).
+// Each output line is: LINE_COUNT <TAB> widths of the lines <TAB> heights of the lines, each list in Pango
+// units (1/1024 px), comma-separated; a line's height is its logical extents' (`pango_layout_line_get_extents`),
+// and the layout's height (`pango_layout_get_extents`) is their sum. With --quiet only LINE_COUNT, for
+// timing; with --runs also each run's font, width and text.
 //
 // Pango is set up as the reference the project agrees with: the cairo font map with only the given font files (an FcConfig of
 // their own), families in the given order as the fallback list, 72 dpi so sizes are pixels, unrounded
@@ -146,11 +148,13 @@ int main(int argc, char **argv) {
         int count = pango_layout_get_line_count(layout);
         printf("%d", count);
         if (!quiet) {
-            putchar('\t');
-            for (int i = 0; i < count; i++) {
-                PangoRectangle logical;
-                pango_layout_line_get_extents(pango_layout_get_line_readonly(layout, i), NULL, &logical);
-                printf(i ? ",%d" : "%d", logical.width);
+            for (int field = 0; field < 2; field++) {
+                putchar('\t');
+                for (int i = 0; i < count; i++) {
+                    PangoRectangle logical;
+                    pango_layout_line_get_extents(pango_layout_get_line_readonly(layout, i), NULL, &logical);
+                    printf(i ? ",%d" : "%d", field == 0 ? logical.width : logical.height);
+                }
             }
         }
         putchar('\n');
