@@ -37,10 +37,11 @@ let package = Package(
             pkgConfig: "harfbuzz",
             providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]
         ),
-        // ICU segmentation behind a plain C API: ICU headers must not reach Swift modules.
+        // ICU segmentation behind a plain C API: ICU headers must not reach Swift modules. libthai
+        // (Debian: libthai-dev) breaks Thai words as Pango does, in the `.pango` mode.
         .target(
             name: "CUnicodeBreak",
-            linkerSettings: [.linkedLibrary("icuuc")]
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("thai")]
         ),
         .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
         // libpng from the system (Debian: libpng-dev), for `textmeasure render`'s pictures.

@@ -4,6 +4,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <thai/thbrk.h>
+#include <thai/thwchar.h>
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
 #include <unicode/ucptrie.h>
@@ -243,13 +245,25 @@ static inline uint8_t gcb_of(uint32_t c) {
 
 static inline int gcb_is_control(uint8_t g) { return g == U_GCB_CONTROL || g == U_GCB_CR || g == U_GCB_LF; }
 
+// Indic scripts whose items Pango 1.50 tailors (`break_indic`): a joiner and the character after it
+// (and, when that is a virama, the one after the virama) never start a cluster.
+static inline int is_pango_indic_block(uint32_t c) { return c >= 0x0900 && c < 0x0E00; }
+static inline int is_pango_indic_virama(uint32_t c) {
+    return c == 0x094D || c == 0x09CD || c == 0x0A4D || c == 0x0ACD || c == 0x0B4D || c == 0x0BCD ||
+        c == 0x0C4D || c == 0x0CCD || c == 0x0D4D;
+}
+
 // Marks a boundary before every grapheme cluster after the first (UTF-8 offsets, `length` included).
-static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint8_t *flags) {
+// With `pango`, as GLib and Pango 1.50 find them instead of ICU 72: no conjunct rule (GB9c: a virama
+// followed by a consonant ends a cluster), Pango's Indic tailoring after ZWJ and ZWNJ, and Thai and
+// Lao SARA AM as clusters of their own.
+static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint8_t *flags, int pango) {
     uint8_t previous = 0xFF;   // none yet
     int pict_then_extends = 0; // the characters since the last pictograph are Extend only
     int zwj_after_pict = 0;    // `previous` is a ZWJ that follows a pictograph and Extends (GB11)
     int regional_run = 0;      // regional indicators in a row ending at `previous`
     int conjunct = 0;          // GB9c: 1 after a consonant (and Extend-with-ccc or ZWJ), 2 once a virama followed
+    int joined = 0;            // Pango: 1 after an Indic joiner, 2 after a joiner and a virama
     int32_t i = 0;
     while (i < length) {
         int32_t size;
@@ -257,6 +271,18 @@ static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint
         // ASCII needs no table: CR, LF, the controls, and the rest Other.
         uint8_t value = c >= 0x80 ? gcb_of(c)
             : c == '\r' ? U_GCB_CR : c == '\n' ? U_GCB_LF : (c < 0x20 || c == 0x7F) ? U_GCB_CONTROL : U_GCB_OTHER;
+        // GLib takes a SpacingMark from the general category Mc: Thai and Lao SARA AM (Lo) start a
+        // cluster of their own in Pango.
+        if (pango && (c == 0x0E33 || c == 0x0EB3)) value = U_GCB_OTHER;
+        if (joined) {
+            // Pango: after a joiner in Indic text (and after a virama after one), this character
+            // joins the cluster whatever it is.
+            joined = joined == 1 && is_pango_indic_virama(c) ? 2 : 0;
+            zwj_after_pict = pict_then_extends = conjunct = regional_run = 0;
+            previous = value & GCB_MASK;
+            i += size;
+            continue;
+        }
         if (value == U_GCB_OTHER) {
             // The common case, Other with none of the flags: no rule before GB999 joins it except
             // GB9b (after a Prepend; GB3 to GB8, GB9, GB9a, GB9c, GB11 and GB12/13 need another class
@@ -278,7 +304,7 @@ static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint
             else if ((p == U_GCB_LVT || p == U_GCB_T) && g == U_GCB_T) join = 1;                               // GB8
             else if (g == U_GCB_EXTEND || g == GCB_EXTEND_CCC || g == U_GCB_ZWJ || g == U_GCB_SPACING_MARK) join = 1; // GB9, GB9a
             else if (p == U_GCB_PREPEND) join = 1;                                                             // GB9b
-            else if (conjunct == 2 && (value & GCB_CONSONANT)) join = 1;                                      // GB9c
+            else if (!pango && conjunct == 2 && (value & GCB_CONSONANT)) join = 1;                            // GB9c
             else if (zwj_after_pict && (value & GCB_PICT)) join = 1;                                          // GB11
             else if (p == U_GCB_REGIONAL_INDICATOR && g == U_GCB_REGIONAL_INDICATOR) join = regional_run % 2; // GB12, GB13
             else join = 0;                                                                                     // GB999
@@ -291,6 +317,13 @@ static void grapheme_boundaries(const unsigned char *bytes, int32_t length, uint
         else if (value & GCB_VIRAMA) conjunct = conjunct ? 2 : 0;
         else if (g != GCB_EXTEND_CCC && g != U_GCB_ZWJ) conjunct = 0;
         regional_run = g == U_GCB_REGIONAL_INDICATOR ? regional_run + 1 : 0;
+        if (pango && (c == 0x200D || c == 0x200C) && i > 0) {
+            // `break_indic` looks at the script of the item; the joiner's neighbour tells it here.
+            int32_t before = i - 1;
+            while (before > 0 && (bytes[before] & 0xC0) == 0x80) before--;
+            int32_t ignored;
+            if (is_pango_indic_block(decode_utf8(bytes + before, &ignored))) joined = 1;
+        }
         previous = g;
         i += size;
     }
@@ -784,6 +817,8 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
 }
 
 int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
+    int pango = strictness == CUB_RULES_PANGO;
+    if (pango) strictness = CUB_STRICTNESS_STRICT;
     memset(flags, 0, (size_t)length + 1);
     if (length == 0) return 0;
     UErrorCode status = U_ZERO_ERROR;
@@ -801,7 +836,7 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
         ascii++;
     }
     if (ascii == length) flags[length] = CUB_GRAPHEME_BOUNDARY;
-    else grapheme_boundaries(bytes, length, flags);
+    else grapheme_boundaries(bytes, length, flags, pango);
 
     const line_machine *m = &line_machines[strictness == CUB_STRICTNESS_NORMAL];
     if (m->rows != NULL) {
@@ -848,4 +883,101 @@ static uint8_t scalar_properties(uint32_t c) {
         if (u_hasBinaryProperty((UChar32)c, UCHAR_EXTENDED_PICTOGRAPHIC)) properties |= CUB_EXTENDED_PICTOGRAPHIC;
     }
     return properties;
+}
+
+// ---- Pango's dictionary breaks (`CUB_RULES_PANGO`) ----
+//
+// Pango 1.50 breaks Thai words with libthai (its `break_thai`, one Pango item at a time) and has no
+// dictionary for the other scripts of Line_Break class SA. A `ThBrk` holds libthai's dictionary (a
+// trie read from a file, about 600 KB); calls borrow one from a small pool, so that no lock is held
+// while words are found and no thread shares a breaker with another at the same time.
+
+static pthread_mutex_t thai_lock = PTHREAD_MUTEX_INITIALIZER;
+enum { THAI_POOL_CAPACITY = 16 };
+static ThBrk *thai_pool[THAI_POOL_CAPACITY];
+static int thai_pool_count;
+static int thai_unavailable;   // th_brk_new failed: libthai's dictionary is not installed
+
+static ThBrk *thai_take(void) {
+    pthread_mutex_lock(&thai_lock);
+    ThBrk *brk = thai_pool_count > 0 ? thai_pool[--thai_pool_count] : NULL;
+    int unavailable = thai_unavailable;
+    pthread_mutex_unlock(&thai_lock);
+    if (brk != NULL || unavailable) return brk;
+    brk = th_brk_new(NULL);
+    if (brk == NULL) {
+        pthread_mutex_lock(&thai_lock);
+        thai_unavailable = 1;
+        pthread_mutex_unlock(&thai_lock);
+    }
+    return brk;
+}
+
+static void thai_give_back(ThBrk *brk) {
+    pthread_mutex_lock(&thai_lock);
+    int kept = thai_pool_count < THAI_POOL_CAPACITY;
+    if (kept) thai_pool[thai_pool_count++] = brk;
+    pthread_mutex_unlock(&thai_lock);
+    if (!kept) th_brk_delete(brk);
+}
+
+static inline int is_complex_context(uint32_t c) {
+    return c >= 0x0E00 && u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT;
+}
+
+int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t is_thai) {
+    const unsigned char *bytes = (const unsigned char *)utf8;
+    ThBrk *brk = NULL;
+    if (is_thai && (brk = thai_take()) == NULL) return 0;
+
+    // Characters and their byte offsets (the TIS-620 text has one byte per character).
+    int32_t count = 0;
+    for (int32_t i = 0; i < length; i++) count += (bytes[i] & 0xC0) != 0x80;
+    enum { STACK = 512 };
+    thchar_t tis_stack[STACK];
+    int positions_stack[STACK];
+    int32_t offsets_stack[STACK];
+    thchar_t *tis = tis_stack;
+    int *positions = positions_stack;
+    int32_t *offsets = offsets_stack;
+    if (brk != NULL && count + 1 > STACK) {
+        tis = malloc((size_t)count + 1);
+        positions = malloc(sizeof(int) * ((size_t)count + 1));
+        offsets = malloc(sizeof(int32_t) * ((size_t)count + 1));
+        if (tis == NULL || positions == NULL || offsets == NULL) {
+            free(tis); free(positions); free(offsets);
+            thai_give_back(brk);
+            return -1;
+        }
+    }
+
+    int previous_sa = 0;
+    int32_t n = 0;
+    for (int32_t i = 0; i < length;) {
+        int32_t size;
+        uint32_t c = decode_utf8(bytes + i, &size);
+        int sa = is_complex_context(c);
+        // Pango's UAX #14 takes SA as AL (or CM): no break between two of them.
+        if (previous_sa && sa) flags[i] &= (uint8_t)~CUB_LINE_BREAK;
+        previous_sa = sa;
+        if (brk != NULL) {
+            tis[n] = th_uni2tis((thwchar_t)c);
+            offsets[n] = i;
+        }
+        n++;
+        i += size;
+    }
+    if (brk != NULL) {
+        tis[n] = 0;
+        offsets[n] = length;
+        int found = th_brk_find_breaks(brk, tis, positions, (size_t)n + 1);
+        thai_give_back(brk);
+        for (int k = 0; k < found; k++) {
+            int p = positions[k];
+            // A break libthai finds inside a grapheme cluster (it never should) is not taken.
+            if (p > 0 && p <= n && (flags[offsets[p]] & CUB_GRAPHEME_BOUNDARY)) flags[offsets[p]] |= CUB_LINE_BREAK;
+        }
+        if (tis != tis_stack) { free(tis); free(positions); free(offsets); }
+    }
+    return 1;
 }

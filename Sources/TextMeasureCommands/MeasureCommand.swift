@@ -61,7 +61,9 @@ struct MeasureCommand: ParsableCommand {
                                         result.validWidths.upperBound.isFinite ? .number(result.validWidths.upperBound) : .null])),
             ]
             fields.append(("lines", .array(result.lines.map { line in
-                .object([("text", .string(String(text[line.range(in: text)]))), ("width", .number(line.width))])
+                .object([("text", .string(String(text[line.range(in: text)]))), ("width", .number(line.width)),
+                         ("top", .number(line.top)), ("height", .number(line.height)),
+                         ("baseline", .number(line.baseline))])
             })))
             output = JSONValue.object(fields).serialized + "\n"
         } else {
@@ -69,12 +71,20 @@ struct MeasureCommand: ParsableCommand {
             output = """
                 height: \(format(result.height)) px
                 lines: \(result.lineCount)\(result.isTruncated ? " (truncated)" : "")
-                line height: \(format(result.lineHeight)) px
+                \(lineHeights(result)) px
                 same lines for widths: \(format(result.validWidths.lowerBound)) ..< \(upper) px
 
                 """
         }
         try OutputWriter.standardOutput.writeResult(output)
+    }
+
+    /// "line height: 21.792" when every line is that tall, else "tallest line: 24.176" (each line's
+    /// height is in `--json`'s lines). Read from the height, line count and tallest line alone, so that
+    /// an answer from the store, which keeps no lines, prints the same.
+    private func lineHeights(_ result: TextMeasurement) -> String {
+        let uniform = result.height == Double(result.lineCount) * result.lineHeight
+        return (uniform ? "line height: " : "tallest line: ") + format(result.lineHeight)
     }
 
     /// A number to three decimals, integers without ".0" (heights are at most a few billion pixels,

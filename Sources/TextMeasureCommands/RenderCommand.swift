@@ -11,7 +11,8 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             The picture is (width + 32) × (height + 56) pixels times --scale: a 16 px margin left, right and \
             above the text area (the width by the measured height), and a 40 px footer with the caption \
-            "N lines × line height = height". Each line's box is shaded with its baseline in blue, the \
+            "N lines × line height = height" (or "N lines of h1 to h2 = height" when some lines are taller: \
+            a line is as tall as the fonts on it). Each line's box is shaded with its baseline in blue, the \
             width is the red vertical line, the height the dashed line and the bracket at the left. Only \
             a cluster wider than a line (nothing can break it) inks beyond the red line. The numbers are \
             also stored in the PNG's text chunks (textmeasure:lines, textmeasure:height, ...).

@@ -49,9 +49,10 @@ package struct PictureGeometry: Hashable, Sendable {
     /// it; the red guide is drawn from it.
     package var guideColumn: Int { Self.pixels(x(width)) }
 
-    /// The device rows of the line at `index` (0 = top) of `lineHeight` layout pixels.
-    package func rows(ofLine index: Int, lineHeight: Double) -> Range<Int> {
-        Int(y(Double(index) * lineHeight).rounded())..<Int(y(Double(index + 1) * lineHeight).rounded())
+    /// The device rows of a line `height` layout pixels tall whose top is `top` layout pixels below
+    /// the text area's top (see ``TextMeasurement/Line``).
+    package func rows(ofLineAt top: Double, height: Double) -> Range<Int> {
+        Int(y(top).rounded())..<Int(y(top + height).rounded())
     }
 
     /// Checks that the picture is not too large to make.

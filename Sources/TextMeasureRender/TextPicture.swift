@@ -4,16 +4,18 @@ import TextMeasure
 /// what `textmeasure render` writes.
 ///
 /// On a white background (see ``PictureGeometry`` for the sizes):
-/// - each line's box — the line's measured width by the line height, against the left edge, or the
-///   right edge in a right-to-left paragraph — in alternating light blue and light green, outlined;
+/// - each line's box — the line's measured width by its own height (a line drawn with a taller
+///   fallback font is taller), against the left edge, or the right edge in a right-to-left paragraph —
+///   in alternating light blue and light green, outlined;
 /// - each line's baseline, a thin blue line across its box;
 /// - the text in black (color emoji in their colors), with the bundled or given fonts, rasterized by
 ///   FreeType, right-to-left runs in visual order;
 /// - the width as a red vertical guide (text that fits inks nothing right of it; only a cluster wider
 ///   than a line, which no break can split, overflows it);
 /// - the measured height as a dark bracket in the left margin and a dashed line across at its bottom;
-/// - a caption under the text area, "3 lines × 23.157 px = 69.471 px", with the same fonts at 12 px
-///   (shortened to "3 lines, 69.471 px" or "69.471 px" when the picture is too narrow for it).
+/// - a caption under the text area, "3 lines × 23.157 px = 69.471 px" when the lines are equally
+///   tall, else "3 lines of 21.792 to 24.176 px = 70.144 px", with the same fonts at 12 px (shortened
+///   to "3 lines, 69.471 px" or "69.471 px" when the picture is too narrow for it).
 ///
 /// The numbers are also in the PNG's text chunks (see ``metadata``).
 ///
@@ -62,25 +64,24 @@ package struct TextPicture: Sendable {
         var canvas = Canvas(width: geometry.pixelWidth, height: geometry.pixelHeight)
         let rasterizer = try GlyphRasterizer()
         let thin = max(1, Int(scale.rounded()))
-        let lineHeight = measurement.lineHeight
 
         if decorations {
-            for (index, line) in layout.lines.enumerated() {
+            for (index, (line, measured)) in zip(layout.lines, measurement.lines).enumerated() {
                 let left = lineLeft(line, width: width)
                 let x0 = Int(geometry.x(left).rounded()), x1 = Int(geometry.x(left + line.width).rounded())
-                let rows = geometry.rows(ofLine: index, lineHeight: lineHeight)
+                let rows = geometry.rows(ofLineAt: measured.top, height: measured.height)
                 guard x1 > x0 && !rows.isEmpty else { continue }
                 canvas.fill(x0: x0, y0: rows.lowerBound, x1: x1, y1: rows.upperBound,
                             color: boxColors[index % boxColors.count])
                 canvas.stroke(x0: x0, y0: rows.lowerBound, x1: x1, y1: rows.upperBound, thickness: 1, color: boxOutline)
-                let baseline = Int(geometry.y(Double(index) * lineHeight + layout.baselineOffset).rounded())
+                let baseline = Int(geometry.y(measured.baseline).rounded())
                 canvas.fill(x0: x0, y0: baseline, x1: x1, y1: baseline + thin, color: baselineColor)
             }
             drawHeight(geometry, thickness: thin, on: &canvas)
         }
-        for (index, line) in layout.lines.enumerated() {
+        for (line, measured) in zip(layout.lines, measurement.lines) {
             let originX = geometry.x(lineLeft(line, width: width))
-            let baseline = geometry.y(Double(index) * lineHeight + layout.baselineOffset).rounded()
+            let baseline = geometry.y(measured.baseline).rounded()
             try draw(line, x: originX, baseline: baseline, scale: scale, color: .black, with: rasterizer, on: &canvas)
         }
         if decorations {
@@ -94,8 +95,8 @@ package struct TextPicture: Sendable {
                 caption = try measurer.glyphLayout(of: text, style: TextStyle(size: captionSize), width: 1_000_000)
                 if let line = caption?.lines.first, line.width <= width + PictureGeometry.margin { break }
             }
-            if let caption, let line = caption.lines.first {
-                let baseline = geometry.y(measurement.height + PictureGeometry.margin * 0.75 + caption.baselineOffset)
+            if let caption, let line = caption.lines.first, let measured = caption.measurement.lines.first {
+                let baseline = geometry.y(measurement.height + PictureGeometry.margin * 0.75 + measured.baseline)
                 try draw(line, x: geometry.x(0), baseline: baseline.rounded(), scale: scale, color: captionColor,
                          with: rasterizer, on: &canvas)
             }
@@ -112,10 +113,15 @@ package struct TextPicture: Sendable {
         line.isRightToLeft ? max(0, width - line.width) : 0
     }
 
-    /// The caption: "1 line × 23.157 px = 23.157 px", and whether the line limit cut the text.
+    /// The caption: "1 line × 23.157 px = 23.157 px" when every line is equally tall, else "3 lines
+    /// of 21.792 to 24.176 px = 70.144 px"; and whether the line limit cut the text.
     package static func caption(for measurement: TextMeasurement) -> String {
         let lines = measurement.lineCount == 1 ? "1 line" : "\(measurement.lineCount) lines"
-        return "\(lines) × \(format(measurement.lineHeight)) px = \(format(measurement.height)) px"
+        let shortest = measurement.lines.map(\.height).min() ?? measurement.lineHeight
+        let each = shortest == measurement.lineHeight
+            ? "× \(format(measurement.lineHeight)) px"
+            : "of \(format(shortest)) to \(format(measurement.lineHeight)) px"
+        return "\(lines) \(each) = \(format(measurement.height)) px"
             + (measurement.isTruncated ? " (truncated by --max-lines)" : "")
     }
 
@@ -126,13 +132,15 @@ package struct TextPicture: Sendable {
     }
 
     /// The PNG text chunks: `Software`, `Description` (the text), and under `textmeasure:` the width,
-    /// size, scale, line count, line height, height and truncation, as numbers.
+    /// size, scale, line count, tallest line, each line's height (comma-separated), height and
+    /// truncation, as numbers.
     package static func metadata(_ text: String, style: TextStyle, measurement: TextMeasurement, width: Double,
                                  scale: Double) -> [(key: String, value: String)] {
         [("Software", "textmeasure render"), ("Description", text),
          ("textmeasure:width", format(width)), ("textmeasure:size", format(style.size)),
          ("textmeasure:scale", format(scale)), ("textmeasure:lines", String(measurement.lineCount)),
          ("textmeasure:line-height", format(measurement.lineHeight)),
+         ("textmeasure:line-heights", measurement.lines.map { format($0.height) }.joined(separator: ",")),
          ("textmeasure:height", format(measurement.height)),
          ("textmeasure:truncated", measurement.isTruncated ? "true" : "false")]
     }

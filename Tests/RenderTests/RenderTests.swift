@@ -85,12 +85,12 @@ struct RenderTests {
                                                  measurer: Self.measurer, decorations: false)
             let canvas = picture.image.canvas
             let geometry = picture.geometry
-            let lineHeight = picture.layout.measurement.lineHeight
+            let measured = picture.layout.measurement.lines
             #expect(picture.layout.lines.count > 1, "\(sample.name) wraps")
             for (index, line) in picture.layout.lines.enumerated() {
                 let left = TextPicture.lineLeft(line, width: sample.width)
                 let columns = Int(geometry.x(left).rounded())..<Int(geometry.x(left + line.width).rounded())
-                let rows = geometry.rows(ofLine: index, lineHeight: lineHeight)
+                let rows = geometry.rows(ofLineAt: measured[index].top, height: measured[index].height)
                 let inked = rows.reduce(0) { count, y in
                     count + columns.filter { Self.isInked(canvas.pixel(x: $0, y: y)) }.count
                 }
@@ -113,9 +113,8 @@ struct RenderTests {
         #expect(lines[0].width > 12 && lines[1].width < 12 && lines[2].width > 12)
         let canvas = picture.image.canvas
         let geometry = picture.geometry
-        let lineHeight = picture.layout.measurement.lineHeight
         func inkedBeyond(line: Int) -> Int {
-            geometry.rows(ofLine: line, lineHeight: lineHeight).reduce(0) { count, y in
+            geometry.rows(ofLineAt: lines[line].top, height: lines[line].height).reduce(0) { count, y in
                 count + (geometry.guideColumn..<canvas.width).filter { Self.isInked(canvas.pixel(x: $0, y: y)) }.count
             }
         }

@@ -2,13 +2,15 @@ import Foundation
 import Testing
 import TextMeasure
 
-/// Line counts in ``LineBreaking/browser`` against headless Chromium 156, from the committed fixtures
-/// (`Tests/Fixtures/chromium/*.tsv`, made by `Tools/chromium-reference/chromium_lines.py fixtures`):
-/// no browser is needed to run it. Every disagreement is written to
+/// Line counts and heights in ``LineBreaking/browser`` against headless Chromium 156, from the
+/// committed fixtures (`Tests/Fixtures/chromium/*.tsv`, made by
+/// `Tools/chromium-reference/chromium_lines.py fixtures`): no browser is needed to run it. Line counts
+/// are Chromium's with `line-height: 100px`; heights its element height with `line-height: normal`,
+/// against ours with the natural line height. Every disagreement is written to
 /// `.build/chromium-disagreements.txt`; what they are and why: `docs/chromium-differences.md`.
 @Suite("Chromium differential")
 struct ChromiumDifferentialTests {
-    /// One fixture row: a corpus text at a size and a width, and Chromium's line count.
+    /// One fixture row: a corpus text at a size and a width, Chromium's line count and height.
     struct Case {
         var corpus: String
         var line: Int
@@ -16,36 +18,65 @@ struct ChromiumDifferentialTests {
         var size: Double
         var width: Double
         var lineCount: Int
+        var height: Double
     }
 
     /// The fewest agreeing layouts allowed per dominant script (see ``script(of:)``) and overall
-    /// ("all"): one below what was measured (in the comment), so that any regression of two layouts
-    /// fails; Latin, the issue's target of 100 %, allows none. What the disagreements left are, and
-    /// why: `docs/chromium-differences.md`.
-    static let minimumAgreeing: [String: Int] = [
-        "Arabic": 1_137,                                // 1,138 / 1,140 = 99.82 %
-        "Chinese (Han)": 599,                           // 600 / 600
-        "Cyrillic": 479,                                // 480 / 480
-        "Devanagari": 839,                              // 840 / 840
-        "Greek": 299,                                   // 300 / 300
-        "Hangul": 466,                                  // 467 / 480 = 97.29 % (Chromium's fallback quirk)
-        "Hebrew": 479,                                  // 480 / 480
-        "Japanese (Kana + Han)": 539,                   // 540 / 540
-        "Latin": 6_720,                                 // 6,720 / 6,720 = 100 %
-        "Thai": 528,                                    // 529 / 540 = 97.96 % (ICU dictionaries)
-        "emoji": 539,                                   // 540 / 540
-        "math/symbols": 58,                             // 59 / 60
-        "mixed": 719,                                   // 720 / 720
-        "other (digits, punctuation, spaces)": 119,     // 120 / 120
-        "all": 13_532,                                  // 13,533 / 13,560 = 99.80 %
+    /// ("all"), as (line counts, heights within 0.5 px), on the multilingual and forced-breaks corpora:
+    /// what was measured (in the comment), less one where not every layout agrees, so that a regression
+    /// of two layouts fails; where every layout agrees, none may regress. What the disagreements left
+    /// are, and why: `docs/chromium-differences.md`.
+    static let minimumAgreeing: [String: (lines: Int, heights: Int)] = [
+        "Arabic": (1_269, 1_269),                       // 1,270 / 1,272 both
+        "Chinese (Han)": (720, 720),                    // 720 / 720
+        "Cyrillic": (576, 576),                         // 576 / 576
+        "Devanagari": (948, 948),                       // 948 / 948
+        "Greek": (360, 360),                            // 360 / 360
+        "Hangul": (576, 576),                           // 576 / 576
+        "Hebrew": (576, 576),                           // 576 / 576
+        "Japanese (Kana + Han)": (648, 648),            // 648 / 648
+        "Latin": (7_944, 7_944),                        // 7,944 / 7,944 = 100 %
+        "Thai": (634, 634),                             // 635 / 648 = 97.99 % (ICU dictionaries)
+        "emoji": (576, 576),                            // 576 / 576
+        "math/symbols": (72, 72),                       // 72 / 72
+        "mixed": (852, 852),                            // 852 / 852
+        "other (digits, punctuation, spaces)": (144, 144),   // 144 / 144
+        "all": (15_896, 15_896),                        // 15,897 / 15,912 = 99.91 % both
     ]
 
-    @Test("`.browser` agrees with Chromium per script")
-    func lineCountsAgreeWithChromium() throws {
+    @Test("`.browser` agrees with Chromium per script: line counts and heights")
+    func linesAndHeightsAgreeWithChromium() throws {
         let cases = try Self.cases(corpus: "multilingual") + Self.cases(corpus: "forced-breaks")
-        #expect(cases.count == 13_560)
+        #expect(cases.count == 15_912)
+        let tally = try Self.compare(cases, report: "chromium-disagreements.txt")
+        for (group, agreed) in tally {
+            let minimum = Self.minimumAgreeing[group] ?? (agreed.total, agreed.total)
+            #expect(agreed.lines >= minimum.lines, "\(group): \(agreed.lines)/\(agreed.total) line counts, at least \(minimum.lines) expected; disagreements in .build/chromium-disagreements.txt")
+            #expect(agreed.heights >= minimum.heights, "\(group): \(agreed.heights)/\(agreed.total) heights, at least \(minimum.heights) expected; disagreements in .build/chromium-disagreements.txt")
+        }
+    }
+
+    /// The held-out corpus (texts made from Faker's word lists, which the code was never tuned on):
+    /// at least 99.8 % of both line counts and heights (measured: 47,956 and 47,954 of 48,000), and no
+    /// script below 99 %.
+    @Test("`.browser` agrees with Chromium on the held-out corpus")
+    func linesAndHeightsAgreeWithChromiumOnTheHeldOutCorpus() throws {
+        let cases = try Self.cases(corpus: "held-out")
+        #expect(cases.count == 48_000)
+        let tally = try Self.compare(cases, report: "chromium-held-out-disagreements.txt")
+        for (group, agreed) in tally {
+            let share = group == "all" ? 0.998 : 0.99
+            #expect(Double(agreed.lines) >= share * Double(agreed.total), "\(group): \(agreed.lines)/\(agreed.total) line counts; disagreements in .build/chromium-held-out-disagreements.txt")
+            #expect(Double(agreed.heights) >= share * Double(agreed.total), "\(group): \(agreed.heights)/\(agreed.total) heights; disagreements in .build/chromium-held-out-disagreements.txt")
+        }
+    }
+
+    /// Lays every case out in ``LineBreaking/browser`` (each text prepared once per size); returns the
+    /// agreeing line counts and heights per dominant script and overall ("all"), and writes the
+    /// summary and every disagreement to `.build/<report>`.
+    static func compare(_ cases: [Case], report: String) throws -> [String: (lines: Int, heights: Int, total: Int)] {
         var prepared: [String: PreparedText] = [:]
-        var tally: [String: (agree: Int, total: Int)] = [:]
+        var tally: [String: (lines: Int, heights: Int, total: Int)] = [:]
         var disagreements: [String] = []
         for item in cases {
             let key = "\(item.size)|\(item.text)"
@@ -53,30 +84,30 @@ struct ChromiumDifferentialTests {
                 ?? Fixtures.measurer.prepare(item.text, style: TextStyle(size: item.size, breaking: .browser))
             prepared[key] = text
             let ours = try text.layout(width: item.width)
-            let agrees = ours.lineCount == item.lineCount
+            let linesAgree = ours.lineCount == item.lineCount
+            let heightAgrees = abs(ours.height - item.height) <= PangoReference.heightTolerance
             for group in [Self.script(of: item.text), "all"] {
-                tally[group, default: (0, 0)].total += 1
-                if agrees { tally[group, default: (0, 0)].agree += 1 }
+                tally[group, default: (0, 0, 0)].total += 1
+                if linesAgree { tally[group, default: (0, 0, 0)].lines += 1 }
+                if heightAgrees { tally[group, default: (0, 0, 0)].heights += 1 }
             }
-            if !agrees {
+            if !linesAgree || !heightAgrees {
                 let widths = ours.lines.map { String(format: "%.3f", $0.width) }.joined(separator: ",")
+                let heights = ours.lines.map { String(format: "%g", $0.height) }.joined(separator: ",")
                 disagreements.append("\(item.corpus):\(item.line) size \(item.size) width \(item.width): "
-                    + "ours \(ours.lineCount) [\(widths)] chromium \(item.lineCount) \(PangoReference.escape(item.text))")
+                    + "ours \(ours.lineCount) [\(widths)] chromium \(item.lineCount); height ours \(ours.height) "
+                    + "[\(heights)] chromium \(item.height) \(PangoReference.escape(item.text))")
             }
         }
         let summary = tally.keys.sorted { ($0 == "all" ? 1 : 0, $0) < ($1 == "all" ? 1 : 0, $1) }.map { group in
-            let (agree, total) = tally[group]!
-            return "\(group): \(agree)/\(total) = \(String(format: "%.2f", 100 * Double(agree) / Double(total))) %"
+            let (lines, heights, total) = tally[group]!
+            func percent(_ count: Int) -> String { String(format: "%.2f", 100 * Double(count) / Double(total)) }
+            return "\(group): line counts \(lines)/\(total) = \(percent(lines)) %, heights \(heights)/\(total) = \(percent(heights)) %"
         }
         try? (summary + [""] + disagreements).joined(separator: "\n")
-            .write(toFile: Fixtures.root + "/.build/chromium-disagreements.txt", atomically: true, encoding: .utf8)
+            .write(toFile: Fixtures.root + "/.build/" + report, atomically: true, encoding: .utf8)
         print("Chromium agreement (.browser):\n  " + summary.joined(separator: "\n  "))
-        for (group, (agree, total)) in tally {
-            let minimum = Self.minimumAgreeing[group] ?? total
-            #expect(agree >= minimum, "\(group): \(agree)/\(total), at least \(minimum) expected; disagreements in .build/chromium-disagreements.txt")
-        }
-        // The issue's target: 99.5 % overall.
-        #expect(Double(tally["all"]!.agree) >= 0.995 * Double(cases.count))
+        return tally
     }
 
     /// The rows of `Tests/Fixtures/chromium/<corpus>.tsv` with their texts from `Tests/Corpus/<corpus>.txt`.
@@ -86,11 +117,13 @@ struct ChromiumDifferentialTests {
         return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { row in
             guard !row.hasPrefix("#"), !row.hasPrefix("line\t") else { return nil }
             let fields = row.split(separator: "\t")
-            guard fields.count == 4, let line = Int(fields[0]), let size = Double(fields[1]),
-                  let width = Double(fields[2]), let count = Int(fields[3]), texts.indices.contains(line - 1) else {
+            guard fields.count == 5, let line = Int(fields[0]), let size = Double(fields[1]),
+                  let width = Double(fields[2]), let count = Int(fields[3]), let height = Double(fields[4]),
+                  texts.indices.contains(line - 1) else {
                 throw FixtureError(description: "\(path): bad row '\(row)'")
             }
-            return Case(corpus: corpus, line: line, text: texts[line - 1], size: size, width: width, lineCount: count)
+            return Case(corpus: corpus, line: line, text: texts[line - 1], size: size, width: width, lineCount: count,
+                        height: height)
         }
     }
 

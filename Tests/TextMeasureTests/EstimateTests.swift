@@ -8,13 +8,14 @@ struct EstimateTests {
     static let widths: [Double] = [160, 240, 320, 480, 720]
     static let sizes: [Double] = [13, 17]
 
-    /// The conservative estimate is an upper bound: it never undercounts the lines, at any width,
-    /// including widths narrower than a glyph.
-    @Test func conservativeEstimateNeverUndercounts() throws {
+    /// The conservative estimate is an upper bound: it never undercounts the lines or the height, at
+    /// any width, including widths narrower than a glyph, in both engines' line heights.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func conservativeEstimateNeverUndercounts(breaking: LineBreaking) throws {
         for text in Fixtures.corpus {
             for size in [11.0, 15.5, 24] {
                 for width in [8.0, 30, 64] + Self.widths {
-                    let style = TextStyle(size: size)
+                    let style = TextStyle(size: size, breaking: breaking)
                     let exact = try measurer.measure(text, style: style, width: width)
                     let estimate = try measurer.estimate(text, style: style, width: width)
                     #expect(estimate.maximumLineCount >= exact.lineCount, "\(estimate.maximumLineCount) < \(exact.lineCount) at \(width)/\(size): \(text)")
@@ -47,6 +48,25 @@ struct EstimateTests {
             #expect(p95 <= 0.60, "p95 error \(p95) at \(width)")
         }
         print(report.joined(separator: "\n"))
+    }
+
+    /// With the natural line height, an estimate's lines are as tall as a line of the fonts its
+    /// scripts are drawn with: a Thai paragraph's as Noto Sans Thai's, a Latin one's as Noto Sans's,
+    /// a paragraph mixing both as their union; the bound's as every font that could draw them.
+    @Test func estimatesTakeTheirScriptsLineHeights() throws {
+        let style = TextStyle(size: 16)
+        let thai = try measurer.estimate("ภาษาไทยไม่มีการเว้นวรรคระหว่างคำ", style: style, width: 100)
+        let measuredThai = try measurer.measure("ไทย", style: style, width: 100).height
+        #expect(thai.lineCount > 1)
+        #expect(thai.height == Double(thai.lineCount) * measuredThai)
+        #expect(thai.maximumHeight >= Double(thai.maximumLineCount) * measuredThai)
+        let latin = try measurer.estimate("Hello there, general Kenobi", style: style, width: 1000)
+        #expect(latin.height == (try measurer.lineHeight(for: style)))
+        let mixed = try measurer.estimate("abc ไทย", style: style, width: 1000)
+        #expect(mixed.height == (try measurer.measure("abc ไทย", style: style, width: 1000)).height)
+        // A fixed line height: lines × that height, whatever the scripts.
+        let fixed = try measurer.estimate("ภาษาไทย\nabc", style: TextStyle(size: 16, lineHeight: .fixed(30)), width: 1000)
+        #expect(fixed.height == Double(fixed.lineCount) * 30)
     }
 
     @Test func estimatesRefuseBadInput() {

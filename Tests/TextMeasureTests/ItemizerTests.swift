@@ -12,7 +12,7 @@ struct ItemizerTests {
     static let selector = FontSelector(cascade: Fixtures.measurer.cascade)
 
     /// The paragraph's clusters: (first scalar, font, script, characters, emoji or neutral) each.
-    static func clusters(_ text: String)
+    static func clusters(_ text: String, browser: Bool = false)
         -> [(scalar: Unicode.Scalar, font: Int?, script: hb_script_t, scalars: [Unicode.Scalar], isOwnFont: Bool)] {
         var bytes = Array(text.utf8)
         var flags = [UInt8](repeating: 0, count: bytes.count + 1)
@@ -24,7 +24,7 @@ struct ItemizerTests {
         defer { list.deallocate() }
         bytes.withUnsafeBufferPointer { bytes in
             flags.withUnsafeBufferPointer { flags in
-                Itemizer(selector: selector).clusters(of: bytes, flags: flags, into: &list)
+                Itemizer(selector: selector, choosesFontPerCharacter: browser).clusters(of: bytes, flags: flags, into: &list)
             }
         }
         return list.indices.map { index in
@@ -54,8 +54,25 @@ struct ItemizerTests {
         // The Common spaces take the script before them; Han starts its own.
         #expect(clusters.dropLast().allSatisfy { $0.script == HB_SCRIPT_LATIN })
         #expect(clusters.last?.script == HB_SCRIPT_HAN)
+    }
+
+    /// Pango moves the spaces ending an item into the next only inside one script run: between two
+    /// fonts of one script the stretch takes the earlier in the cascade, between two scripts it keeps
+    /// the font before it, and after emoji, before another script, it is a run of its own.
+    @Test func aStretchMovesToTheEarlierFontOnlyInsideAScript() {
+        let latin = Self.font("a"), math = Self.font("∑"), han = Self.font("我"), thai = Self.font("ท")
+        #expect(latin < math && latin < han && latin < thai)
+        // "∑" is Common: it takes the script before it, so "∑  b" is one Latin run of two fonts.
+        let sameScript = Self.clusters("a∑  b")
+        #expect(sameScript[1].font == math)
+        #expect(sameScript[2].font == latin && sameScript[3].font == latin)
         let reversed = Self.clusters("我  a")
-        #expect(reversed[1].font == min(latin, han) && reversed[2].font == min(latin, han))
+        #expect(reversed[1].font == han && reversed[2].font == han)
+        #expect(Self.clusters("ไทย abc")[3].font == thai)
+        // After emoji, before Thai: the first font that has the space.
+        #expect(Self.clusters("a 😀 ไทย")[3].font == Self.font(" "))
+        // The browser modes choose a space's font by itself (the first that has it).
+        #expect(Self.clusters("我  a", browser: true)[1].font == Self.font(" "))
     }
 
     @Test func emojiDoesNotLendItsFont() {

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import TextMeasure
 
-/// Pango 1.50 as the reference for line counts: builds Tools/pango-reference/pango_lines.c, feeds it
-/// items, and compares its answers with ours. Used by every differential test.
+/// Pango 1.50 as the reference for line counts and heights: builds Tools/pango-reference/pango_lines.c,
+/// feeds it items, and compares its answers with ours. Used by every differential test.
 enum PangoReference {
     /// One layout to compare: a text at a size and a width (pixels).
     struct Case {
@@ -12,18 +12,26 @@ enum PangoReference {
         var width: Double
     }
 
-    /// How our line counts compared with Pango's.
+    /// How our line counts and heights compared with Pango's.
     struct Comparison {
         var agreements: Int
+        /// Layouts whose height is within ``heightTolerance`` of Pango's layout height.
+        var heightAgreements = 0
         var total: Int
-        /// One line per disagreement: size, width, both line counts with their widths (1/1024 px), text.
+        /// One line per disagreement in count or height: size, width, both line counts with their
+        /// widths, both heights with each line's (1/1024 px), text.
         var disagreements: [String]
 
         var agreement: Double { total == 0 ? 1 : Double(agreements) / Double(total) }
+        var heightAgreement: Double { total == 0 ? 1 : Double(heightAgreements) / Double(total) }
         var summary: String {
-            "\(agreements)/\(total) = \(String(format: "%.2f", agreement * 100)) %"
+            "line counts \(agreements)/\(total) = \(String(format: "%.2f", agreement * 100)) %, "
+                + "heights \(heightAgreements)/\(total) = \(String(format: "%.2f", heightAgreement * 100)) %"
         }
     }
+
+    /// How far our height may be from Pango's and still agree, in pixels (what a user would see).
+    static let heightTolerance = 0.5
 
     struct HarnessError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 
@@ -50,7 +58,8 @@ enum PangoReference {
     }
 
     /// Lays out every case with Pango and with `measurer` (each text prepared once per size) and
-    /// compares the line counts; writes the summary and every disagreement to `.build/<reportName>`.
+    /// compares the line counts and the heights (Pango's layout height: its lines' logical heights
+    /// added up); writes the summary and every disagreement to `.build/<reportName>`.
     static func compare(_ cases: [Case], measurer: TextMeasurer = Fixtures.measurer,
                         reportName: String) throws -> Comparison {
         let harness = try buildHarness()
@@ -75,12 +84,22 @@ enum PangoReference {
             let text = try prepared[key] ?? measurer.prepare(item.text, style: TextStyle(size: item.size))
             prepared[key] = text
             let ours = try text.layout(width: item.width)
-            if ours.lineCount == expected {
-                comparison.agreements += 1
-            } else {
-                let ourWidths = ours.lines.map { String(Int(($0.width * 1024).rounded())) }.joined(separator: ",")
+            let pangoHeights = fields.count > 2 ? fields[2].split(separator: ",").compactMap { Int($0) } : []
+            guard pangoHeights.count == expected else {
+                throw HarnessError(message: "harness answered '\(answer)': \(expected) lines, \(pangoHeights.count) heights")
+            }
+            let pangoHeight = Double(pangoHeights.reduce(0, +)) / 1024
+            let countAgrees = ours.lineCount == expected
+            let heightAgrees = abs(ours.height - pangoHeight) <= heightTolerance
+            if countAgrees { comparison.agreements += 1 }
+            if heightAgrees { comparison.heightAgreements += 1 }
+            if !countAgrees || !heightAgrees {
+                func units(_ values: [Double]) -> String { values.map { String(Int(($0 * 1024).rounded())) }.joined(separator: ",") }
                 comparison.disagreements.append(
-                    "size \(item.size) width \(item.width): ours \(ours.lineCount) [\(ourWidths)] pango \(expected) [\(fields.count > 1 ? fields[1] : "")] \(escape(item.text))")
+                    "size \(item.size) width \(item.width): ours \(ours.lineCount) [\(units(ours.lines.map(\.width)))] "
+                        + "pango \(expected) [\(fields.count > 1 ? fields[1] : "")]; height ours \(ours.height) "
+                        + "[\(units(ours.lines.map(\.height)))] pango \(pangoHeight) [\(fields.count > 2 ? fields[2] : "")] "
+                        + escape(item.text))
             }
         }
         let reportPath = Fixtures.root + "/.build/" + reportName

@@ -44,10 +44,26 @@ enum {
     CUB_STRICTNESS_STRICT = 0,
     /// ICU's `line_normal` rules (locale keyword `lb=normal`): CJ breaks like an ideograph.
     CUB_STRICTNESS_NORMAL = 1,
+    /// ICU's default line rules with grapheme clusters as Pango 1.50 finds them (GLib's rules: no
+    /// conjunct rule GB9c; Pango's Indic tailoring keeps a joiner's next character, and a virama's
+    /// after a joiner, in the cluster; Thai and Lao SARA AM, letters by category, start clusters). Thai words are Pango's only after `cub_pango_dictionary_breaks`.
+    CUB_RULES_PANGO = 2,
 };
 
-/// `cub_analyze` with the line-break rules `strictness` (a `CUB_STRICTNESS_*` value).
+/// `cub_analyze` with the line-break rules `strictness` (a `CUB_STRICTNESS_*` value, or
+/// `CUB_RULES_PANGO`).
 int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
+
+/// Re-breaks the words of one Pango item of dictionary script (Thai, Lao, Khmer, Myanmar: Line_Break
+/// class SA) as Pango 1.50 does, in the `length` bytes of UTF-8 at `utf8` whose flags (as
+/// `cub_analyze_with` left them) are `flags[0...length]`: Pango's UAX #14 breaks nowhere between two
+/// SA characters, so the breaks ICU's dictionaries put there are removed; in a Thai item
+/// (`is_thai`), libthai's word breaks (`th_brk_find_breaks` on the item's TIS-620 text, as Pango's
+/// `break_thai`) are added, `flags[length]` included. Without libthai's dictionary (Debian's
+/// `libthai-data`), Thai keeps ICU's breaks. Returns 1 when the breaks were changed as Pango's, 0
+/// when libthai was not available (nothing changed), -1 when memory ran out (nothing changed).
+/// Thread-safe: each call borrows a word breaker from a pool (one dictionary per concurrent call).
+int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t is_thai);
 
 /// Opens what every analysis shares (ICU's iterators to clone, the compiled line rules) now, as the
 /// first analysis would: a thread with time to spare can take that cost off the first text, which

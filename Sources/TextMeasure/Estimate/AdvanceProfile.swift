@@ -59,6 +59,14 @@ enum ScriptClass: Int, CaseIterable {
         }
     }
 
+    /// Ranges walked to find the fonts that draw the class (see `AdvanceProfile.drawingFonts`): the
+    /// representative ranges, and for marks the blocks of marks `ofBlock` knows.
+    var drawnRanges: [ClosedRange<UInt32>] {
+        guard self == .mark else { return representativeRanges }
+        return [0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
+                0x0E31...0x0E31, 0x0E34...0x0E3A, 0x0E47...0x0E4E, 0x0900...0x0903, 0x093A...0x094F, 0x20E3...0x20E3]
+    }
+
     /// Everyday text of the class, shaped to find its average advance per character.
     var sample: String {
         switch self {
@@ -79,14 +87,25 @@ enum ScriptClass: Int, CaseIterable {
     }
 }
 
-/// Average and maximum advance per script class for one cascade, in em (multiply by the size).
-/// Built once per measurer, on first use.
+/// Average and maximum advance per script class for one cascade, in em (multiply by the size), and
+/// the fonts that draw each class (whose extents make its lines' natural heights). Built once per
+/// measurer, on first use.
 struct AdvanceProfile: Sendable {
     var typical: [Double]
     var maximum: [Double]
+    /// Per class, the font that draws its everyday text (its sample's first character); nil for the
+    /// classes that take their neighbours' font (spaces, tabs, marks).
+    var typicalFont: [Int?]
+    /// Per class, every font that draws some character of it (the first to cover each character of
+    /// its representative ranges); every font of the cascade for the classes without ranges.
+    var drawingFonts: [[Int]]
 
     init(measurer: TextMeasurer) {
         let fonts = measurer.cascade.fonts
+        /// The font that draws `scalar` on its own: the first covering it (a color one for emoji).
+        func drawing(_ scalar: UInt32, preferColor: Bool) -> Int? {
+            fonts.firstIndex { $0.covers(scalar) && (!preferColor || $0.isColor) } ?? fonts.firstIndex { $0.covers(scalar) }
+        }
         // A tab reaches the next stop (every eight spaces) at least a space away: between one and nine
         // spaces wide, four and a half on average.
         let space = Self.spaceAdvance(of: fonts)
@@ -109,9 +128,8 @@ struct AdvanceProfile: Sendable {
             var widest = 0.0
             for range in scriptClass.representativeRanges {
                 for scalar in range {
-                    let preferColor = scriptClass == .emoji
-                    guard let font = fonts.first(where: { $0.covers(scalar) && (!preferColor || $0.isColor) })
-                        ?? fonts.first(where: { $0.covers(scalar) }) else { continue }
+                    guard let index = drawing(scalar, preferColor: scriptClass == .emoji) else { continue }
+                    let font = fonts[index]
                     var glyph: hb_codepoint_t = 0
                     hb_font_get_nominal_glyph(font.coverageFont.pointer, scalar, &glyph)
                     let advance = Double(hb_font_get_glyph_h_advance(font.coverageFont.pointer, glyph))
@@ -119,6 +137,22 @@ struct AdvanceProfile: Sendable {
                 }
             }
             return widest > 0 ? widest : fontMaximum
+        }
+        drawingFonts = ScriptClass.allCases.map { scriptClass in
+            var found = Set<Int>()
+            for range in scriptClass.drawnRanges {
+                for scalar in range {
+                    if let index = drawing(scalar, preferColor: scriptClass == .emoji) { found.insert(index) }
+                }
+            }
+            return found.isEmpty ? Array(fonts.indices) : found.sorted()
+        }
+        typicalFont = ScriptClass.allCases.map { scriptClass in
+            switch scriptClass {
+            case .space, .tab, .mark: return nil
+            default: break
+            }
+            return scriptClass.sample.unicodeScalars.first.flatMap { drawing($0.value, preferColor: scriptClass == .emoji) }
         }
     }
 
@@ -149,11 +183,13 @@ struct AdvanceProfile: Sendable {
 public struct TextEstimate: Hashable, Sendable {
     /// Lines expected, from the text's length and the typical advance of its scripts.
     public var lineCount: Int
-    /// `lineCount × lineHeight`.
+    /// The expected lines' height: each paragraph's lines as tall as a line holding the fonts its
+    /// scripts are usually drawn with (with a fixed or multiple line height, `lineCount × lineHeight`).
     public var height: Double
     /// Lines the text can never exceed at this width (an upper bound; see ``TextMeasurer/estimate(_:style:width:)``).
     public var maximumLineCount: Int
-    /// `maximumLineCount × lineHeight`: a height that never clips.
+    /// A height that never clips: each paragraph's maximum lines as tall as a line holding every font
+    /// that could draw its characters.
     public var maximumHeight: Double
 }
 
@@ -169,6 +205,12 @@ extension TextMeasurer {
     /// character. A is bounded using the widest glyph of each script in the cascade, padded by 15 % for
     /// shaping.
     ///
+    /// With a natural line height, lines are as tall as their fonts make them (see
+    /// ``TextMeasurement/Line/height``): the expected height gives each paragraph's lines the height
+    /// of a line holding the fonts its scripts' everyday text is drawn with (a Thai paragraph, Noto Sans
+    /// Thai's), and the bound the height of a line holding every font that draws some character of
+    /// its scripts.
+    ///
     /// - Parameters:
     ///   - text: The text to estimate.
     ///   - style: Size, line height and line limit.
@@ -183,10 +225,23 @@ extension TextMeasurer {
         try style.validate()
         try MeasurementLimits.check(width: width)
         let profile = advanceProfile
-        let lineHeight = try self.lineHeight(for: style)
+        let fonts = fonts(scale: style.scale)
+        return withExtendedLifetime(fonts) {
+            var heights = EstimatedLineHeights(Preparer.lineHeights(style, fonts: fonts), profile: profile) {
+                Preparer.extent(ofFont: $0, fonts, style: style)
+            }
+            return estimate(text, style: style, width: width, profile: profile, heights: &heights)
+        }
+    }
+
+    private func estimate(_ text: String, style: TextStyle, width: Double, profile: AdvanceProfile,
+                          heights: inout EstimatedLineHeights) -> TextEstimate {
         var lines = 0, maximumLines = 0
         var typical = 0.0, maximum = 0.0, scalars = 0
+        /// The script classes of the paragraph so far, one bit each.
+        var classes: UInt32 = 0
         var isEmpty = true
+        let limit = style.maxLines > 0 ? style.maxLines : Int.max
 
         func endParagraph() {
             let typicalWidth = typical * style.size, maximumWidth = maximum * 1.15 * style.size
@@ -195,11 +250,16 @@ extension TextMeasurer {
             // never exceeds the bound.
             let ceiling = Double(max(1, 2 * scalars))
             let bound = max(1, Int(min((2 * maximumWidth / width).rounded(.down) + 1, ceiling)))
-            lines += min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
-            maximumLines += bound
+            let expected = min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
+            // Within the line limit, the paragraphs' lines in order.
+            let shown = min(expected, limit - lines), shownMaximum = min(bound, limit - maximumLines)
+            heights.add(lines: shown, maximumLines: shownMaximum, classes: classes)
+            lines += shown
+            maximumLines += shownMaximum
             typical = 0
             maximum = 0
             scalars = 0
+            classes = 0
         }
 
         var previous: UInt32 = 0
@@ -215,17 +275,71 @@ extension TextMeasurer {
                 let scriptClass = ScriptClass.of(value).rawValue
                 typical += profile.typical[scriptClass]
                 maximum += profile.maximum[scriptClass]
+                classes |= 1 << UInt32(scriptClass)
                 scalars += 1
             }
             previous = value
         }
         if isEmpty { return TextEstimate(lineCount: 0, height: 0, maximumLineCount: 0, maximumHeight: 0) }
         endParagraph()
-        if style.maxLines > 0 {
-            lines = min(lines, style.maxLines)
-            maximumLines = min(maximumLines, style.maxLines)
+        return TextEstimate(lineCount: lines, height: heights.height, maximumLineCount: maximumLines,
+                            maximumHeight: heights.maximumHeight)
+    }
+}
+
+/// Adds up an estimate's line heights paragraph by paragraph: with a natural line height, a
+/// paragraph's lines are as tall as a line holding the fonts of its script classes (see
+/// ``TextMeasurer/estimate(_:style:width:)``); otherwise each is the fixed height.
+private struct EstimatedLineHeights {
+    private let heights: LineHeights
+    private let profile: AdvanceProfile
+    /// A font's extent at the estimate's style.
+    private let extent: (Int) -> LineExtent
+    /// Natural heights so far, in line units; fixed heights count lines.
+    private var units = 0, maximumUnits = 0
+    private var lines = 0, maximumLines = 0
+
+    init(_ heights: LineHeights, profile: AdvanceProfile, extent: @escaping (Int) -> LineExtent) {
+        self.heights = heights
+        self.profile = profile
+        self.extent = extent
+    }
+
+    /// Counts a paragraph of `lines` expected and `maximumLines` at most, holding the script classes
+    /// whose bits `classes` sets (none: an empty paragraph).
+    mutating func add(lines: Int, maximumLines: Int, classes: UInt32) {
+        self.lines += lines
+        self.maximumLines += maximumLines
+        guard case .natural(let natural) = heights, lines > 0 || maximumLines > 0 else { return }
+        guard classes != 0 else {
+            units += lines * natural.empty.height
+            maximumUnits += maximumLines * natural.empty.height
+            return
         }
-        return TextEstimate(lineCount: lines, height: Double(lines) * lineHeight,
-                            maximumLineCount: maximumLines, maximumHeight: Double(maximumLines) * lineHeight)
+        var typical = natural.floor, most = natural.floor
+        var drawn = false
+        for scriptClass in ScriptClass.allCases where classes & (1 << UInt32(scriptClass.rawValue)) != 0 {
+            if let font = profile.typicalFont[scriptClass.rawValue] {
+                typical = typical.union(extent(font))
+                drawn = true
+            }
+            for font in profile.drawingFonts[scriptClass.rawValue] { most = most.union(extent(font)) }
+        }
+        // Only spaces, tabs or marks: they take the primary font's extent, or their neighbours'.
+        if !drawn { typical = typical.union(natural.empty) }
+        units += lines * typical.height
+        maximumUnits += maximumLines * most.union(natural.empty).height
+    }
+
+    /// The expected lines' height in pixels.
+    var height: Double { total(units, lines) }
+    /// The maximum lines' height in pixels.
+    var maximumHeight: Double { total(maximumUnits, maximumLines) }
+
+    private func total(_ units: Int, _ lines: Int) -> Double {
+        switch heights {
+        case .fixed(let height, _): Double(lines) * height
+        case .natural(let natural): Double(units) / Double(natural.unitsPerPixel)
+        }
     }
 }

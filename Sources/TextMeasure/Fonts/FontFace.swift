@@ -147,6 +147,23 @@ public final class FontFace: @unchecked Sendable {
         }
     }
 
+    /// Whether HarfBuzz draws `scalar` with this face without a missing glyph: the face maps it, or
+    /// maps the parts of its canonical decomposition (HarfBuzz's normalizer decomposes a character
+    /// the font lacks when the font has its parts: the second part mapped, the first drawn the same
+    /// way). Loads the face on first use.
+    ///
+    /// - Complexity: a `cmap` look-up, and for a character the face lacks one per part of its
+    ///   decomposition.
+    func draws(_ scalar: UInt32) -> Bool {
+        if covers(scalar) { return true }
+        var first: hb_codepoint_t = 0, second: hb_codepoint_t = 0
+        guard hb_unicode_decompose(Self.unicode, scalar, &first, &second) != 0, first != scalar else { return false }
+        return (second == 0 || covers(second)) && draws(first)
+    }
+
+    // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
+    nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
+
     private func makeDesignFont() -> HBFont {
         HBFont(hbFace: face, id: HBFont.ID(face: id, scale: unitsPerEm))
     }

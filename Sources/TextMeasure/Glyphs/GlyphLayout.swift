@@ -6,7 +6,8 @@
 /// its bidirectional level changes, in visual order — as Pango draws a line it has broken.
 ///
 /// Coordinates are pixels at the style's size: `x` from the left edge of the line's drawn content,
-/// `y` up from the baseline.
+/// `y` up from the baseline; each line's top, height and baseline are the measurement's (see
+/// ``TextMeasurement/Line``).
 ///
 /// Thread safety: an immutable value (the faces it names are immutable and `Sendable`).
 package struct GlyphLayout: Sendable {
@@ -14,15 +15,4 @@ package struct GlyphLayout: Sendable {
     package let measurement: TextMeasurement
     /// The lines shown, top to bottom (as many as `measurement.lineCount`).
     package let lines: [GlyphLine]
-    /// The primary font's ascender at this size, in pixels (above the baseline, positive).
-    package let ascender: Double
-    /// The primary font's descender at this size, in pixels (below the baseline, positive).
-    package let descender: Double
-
-    /// Where the baseline of every line lies below the line's top, in pixels: the primary font's
-    /// ascender and descender centred in the line height (the leading split evenly above and below,
-    /// as CSS and UIKit do; with the natural line height, the font's line gap is that leading).
-    package var baselineOffset: Double {
-        (measurement.lineHeight - (ascender + descender)) / 2 + ascender
-    }
 }

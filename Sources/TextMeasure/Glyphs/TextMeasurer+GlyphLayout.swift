@@ -19,13 +19,15 @@ extension TextMeasurer {
         // A selector of its own (the measurer's is private to it): built from the same cascade, it
         // chooses the same fonts. Drawing is rare enough that its few milliseconds do not matter.
         let tabs = Preparer.tabSpacing(fonts, style: style)
-        let shaper = LineShaper(itemizer: Itemizer(selector: FontSelector(cascade: cascade)), faces: cascade.fonts,
+        let isBrowser = style.breaking.isBrowser
+        let itemizer = Itemizer(selector: FontSelector(cascade: cascade, decomposes: isBrowser),
+                                choosesFontPerCharacter: isBrowser)
+        let shaper = LineShaper(itemizer: itemizer, faces: cascade.fonts,
                                 size: style.size, unitsPerPixel: Double(style.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
                                 breaking: style.breaking)
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text, measurement.lines, fonts: fonts)
         }
-        return GlyphLayout(measurement: measurement, lines: lines, ascender: Double(fonts[0].ascender) / Double(style.unitsPerPixel),
-                           descender: -Double(fonts[0].descender) / Double(style.unitsPerPixel))
+        return GlyphLayout(measurement: measurement, lines: lines)
     }
 }

@@ -32,6 +32,12 @@ final class FontSelector: @unchecked Sendable {
     private let firstFont: UnsafeMutablePointer<Atomic<UInt8>>
     /// The color fonts (for emoji presentation), by index in the cascade.
     private let colorFonts: [Int]
+    /// Whether a font also draws a character it has no glyph for but whose canonical decomposition it
+    /// draws (see ``FontFace/draws(_:)``): Blink's choice, which keeps the first font whose shaping
+    /// shows no missing glyph, and HarfBuzz decomposes what a font lacks (Droid Sans Fallback draws
+    /// the Hangul syllable "같", which it lacks, as "가" and "ᇀ"). Pango asks fontconfig's coverage,
+    /// the character map alone.
+    let decomposes: Bool
     /// Planes 0 and 1 (BMP and SMP) hold every character the bundled fonts cover.
     private static let tableLimit: UInt32 = 0x20000
     /// The table's value for a character no font covers.
@@ -40,11 +46,12 @@ final class FontSelector: @unchecked Sendable {
     /// 0 and 255 are taken); they are asked again each time (no real cascade has 254 fonts).
     private static let rememberedFonts = 254
 
-    /// A selector for `cascade`. Loads no font.
+    /// A selector for `cascade`, Blink's (`decomposes`) or Pango's. Loads no font.
     ///
     /// - Complexity: O(*n*) in the cascade's fonts; the table's memory is reserved, not touched.
-    init(cascade: FontCascade) {
+    init(cascade: FontCascade, decomposes: Bool = false) {
         fonts = cascade.fonts
+        self.decomposes = decomposes
         colorFonts = cascade.fonts.indices.filter { cascade.fonts[$0].isColor }
         guard let memory = calloc(Int(Self.tableLimit), MemoryLayout<Atomic<UInt8>>.stride) else {
             fatalError("out of memory for the font selector")
@@ -68,13 +75,19 @@ final class FontSelector: @unchecked Sendable {
             if value != 0 { return value == Self.noFont ? nil : Int(value) - 1 }
             return remember(scalar)
         }
-        return fonts.firstIndex { $0.covers(scalar) }
+        return fonts.firstIndex { covers($0, scalar) }
+    }
+
+    /// Whether `font` draws `scalar` for this selector (see ``decomposes``).
+    @inline(__always)
+    func covers(_ font: FontFace, _ scalar: UInt32) -> Bool {
+        decomposes ? font.draws(scalar) : font.covers(scalar)
     }
 
     /// Finds the first font covering `scalar` (below `tableLimit`) and stores the answer.
     @inline(never)
     private func remember(_ scalar: UInt32) -> Int? {
-        let index = fonts.firstIndex { $0.covers(scalar) }
+        let index = fonts.firstIndex { covers($0, scalar) }
         if let index, index >= Self.rememberedFonts { return index }
         firstFont[Int(scalar)].store(index.map { UInt8($0 + 1) } ?? Self.noFont, ordering: .relaxed)
         return index

@@ -64,13 +64,19 @@ struct Itemizer {
         /// The cluster is a piece of an over-long grapheme cluster, after its first (see
         /// ``Itemizer/maximumScalars``): it starts a run of its own, shaped separately.
         var continuesGrapheme = false
+        /// The bidirectional embedding level of its first character, when the paragraph's levels were
+        /// given (see `clusters(of:flags:levels:into:)`); 0 otherwise.
+        var level: UInt8 = 0
     }
 
-    /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`.
+    /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`, and in
+    /// ``LineBreaking/pango`` for a paragraph with right-to-left text its bidirectional levels (one per
+    /// byte): Pango starts an item wherever the level changes, so a stretch of neutral clusters takes
+    /// the font of the neighbour it shares its level with (see `giveFont`), and runs end there.
     ///
     /// - Complexity: O(n) in the paragraph's bytes.
     func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-                  into clusters: inout ScratchList<Cluster>) {
+                  levels: UnsafeBufferPointer<UInt8>? = nil, into clusters: inout ScratchList<Cluster>) {
         clusters.removeAll()
         var followers = Followers()
         let count = bytes.count
@@ -80,20 +86,22 @@ struct Itemizer {
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
             // A cluster of at most `maximumScalars` bytes cannot hold too many characters.
             if end - start <= Self.maximumScalars {
-                append(bytes, start, end, continuesGrapheme: false, to: &clusters, &followers)
+                append(bytes, start, end, continuesGrapheme: false, level: levels?[start] ?? 0, to: &clusters,
+                       &followers)
             } else {
                 var pieceStart = start
                 while pieceStart < end {
                     let pieceEnd = Self.pieceEnd(in: bytes, from: pieceStart, to: end)
                     append(bytes, pieceStart, pieceEnd, continuesGrapheme: pieceStart > start,
-                           to: &clusters, &followers)
+                           level: levels?[pieceStart] ?? 0, to: &clusters, &followers)
                     pieceStart = pieceEnd
                 }
             }
             start = end
         }
         if followers.neutralStart >= 0 {
-            giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, bytes: bytes)
+            giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, scriptAfter: HB_SCRIPT_INVALID,
+                     levelAfter: 0, bytes: bytes)
         }
     }
 
@@ -121,7 +129,7 @@ struct Itemizer {
     /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
     @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
-                        to clusters: inout ScratchList<Cluster>, _ followers: inout Followers) {
+                        level: UInt8, to clusters: inout ScratchList<Cluster>, _ followers: inout Followers) {
         let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
         let isLone = firstLength == end - start
         if isLone && first < 0x80 {
@@ -132,7 +140,7 @@ struct Itemizer {
             push(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
                          script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
                          isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
-                         continuesGrapheme: continuesGrapheme),
+                         continuesGrapheme: continuesGrapheme, level: level),
                  to: &clusters, &followers, bytes: bytes)
             return
         }
@@ -143,7 +151,7 @@ struct Itemizer {
         let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
         push(Cluster(start: start, font: font, script: script(bytes, start, end),
                      isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
-                     continuesGrapheme: continuesGrapheme),
+                     continuesGrapheme: continuesGrapheme, level: level),
              to: &clusters, &followers, bytes: bytes)
     }
 
@@ -153,7 +161,8 @@ struct Itemizer {
     ///
     /// A stretch of neutral clusters between text in font P and text in font N takes whichever of the
     /// two comes first in the cascade (the "less fallback" one, as Pango moves trailing spaces into the
-    /// next item); emoji text does not lend its font (emoji and text are separate runs). With neither
+    /// next item), in ``LineBreaking/pango`` only when N has the stretch's script (see
+    /// `giveFont`); emoji text does not lend its font (emoji and text are separate runs). With neither
     /// neighbour usable, the first font that covers the character. A cluster whose script is weak takes
     /// the last strong script before it, else the first after it, else Common.
     struct Followers {
@@ -183,23 +192,38 @@ struct Itemizer {
             if followers.neutralStart < 0 { followers.neutralStart = clusters.count }
         } else if followers.neutralStart >= 0 {
             giveFont(to: &clusters, from: followers.neutralStart, fontAfter: cluster.isEmoji ? nil : cluster.font,
-                     bytes: bytes)
+                     scriptAfter: cluster.script, levelAfter: cluster.level, bytes: bytes)
             followers.neutralStart = -1
         }
         clusters.append(cluster)
     }
 
     /// Gives the neutral clusters from `start` to the end of the list their font (see ``Followers``),
-    /// given the font of the cluster after them (nil if there is none, or it is emoji).
+    /// given the font, script and level of the cluster after them (font nil if there is none, or it is
+    /// emoji).
+    ///
+    /// Between text in two fonts, Pango (`itemize_state_add_character`) moves the spaces ending an item
+    /// into the next only inside one run of one script and one bidirectional level: spaces between
+    /// Thai and Latin stay Thai; spaces after emoji before another script are a run of their own; in
+    /// right-to-left text, spaces between a number and Arabic take Arabic's level and so its font. So
+    /// in ``LineBreaking/pango`` the stretch takes the font before it only at that text's level, and
+    /// the font after it only when that text has the stretch's script and level (its weak clusters took
+    /// the script before them).
     private func giveFont(to clusters: inout ScratchList<Cluster>, from start: Int, fontAfter after: Int?,
-                          bytes: UnsafeBufferPointer<UInt8>) {
-        let before = start > 0 && !clusters[start - 1].isEmoji ? clusters[start - 1].font : nil
+                          scriptAfter: hb_script_t, levelAfter: UInt8, bytes: UnsafeBufferPointer<UInt8>) {
+        let level = clusters[start].level
+        let before = start > 0 && !clusters[start - 1].isEmoji && (choosesFontPerCharacter || clusters[start - 1].level == level)
+            ? clusters[start - 1].font : nil
+        let sameRun = choosesFontPerCharacter
+            || (scriptAfter.rawValue == clusters[start].script.rawValue && levelAfter == level)
         let font: Int
-        switch (before, after) {
+        switch (before, sameRun ? after : nil) {
         case let (before?, after?): font = min(before, after)
         case let (before?, nil): font = before
         case let (nil, after?): font = after
         case (nil, nil):
+            // A run of its own (after emoji, before another script): Pango gives it the first font that
+            // has its first character.
             let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[start].start)
             font = selector.firstCovering(scalar) ?? 0
         }
@@ -211,8 +235,8 @@ struct Itemizer {
     /// most 2^30 characters and its lengths are 32-bit.
     static let maximumRunBytes = 1 << 22
 
-    /// Groups consecutive clusters with the same font and script into runs; a piece of a cut grapheme
-    /// cluster starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
+    /// Groups consecutive clusters with the same font, script and level into runs; a piece of a cut
+    /// grapheme cluster starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
     func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run]) {
         runs.removeAll(keepingCapacity: true)
         // Every cluster has its font by now (see `Cluster.font`); the primary font stands in otherwise.
@@ -223,6 +247,7 @@ struct Itemizer {
         for index in 1..<clusters.count {
             let cluster = clusters[index]
             guard cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
+                    || cluster.level != clusters[index - 1].level
                     || cluster.continuesGrapheme || cluster.start - current.start >= Self.maximumRunBytes else { continue }
             current.end = cluster.start
             runs.append(current)
@@ -258,7 +283,7 @@ struct Itemizer {
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
-            if Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 && !font.covers(scalar) { return false }
+            if Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 && !selector.covers(font, scalar) { return false }
             offset += length
         }
         return true

@@ -60,6 +60,10 @@ struct LineBreaker {
         var minimumWidth = 0
         /// Smallest width at which some line would change; `Int.max` when none would.
         var changeWidth = Int.max
+        /// The lines' heights added up, and the tallest line's (an empty line's when there is none),
+        /// in pixels (see ``LineHeightCounter``).
+        var height = 0.0
+        var tallestLine = 0.0
     }
 
     /// The line being filled.
@@ -80,11 +84,13 @@ struct LineBreaker {
         /// Whether the line holds anything yet (a closed line is not open until something starts one).
         var isOpen = false
         /// A least width for the line besides its visible width (0 when none): for a line a browser
-        /// broke inside a word, its width in context, which must fit too.
+        /// broke inside a word, its width in context, which must fit too; for a line Pango took for
+        /// the narrowest piece (see `overflowsAsDrawn`), the width below which it would not look that far.
         var requirement = 0
-        /// Browser modes: no break inside the word fits as drawn, so the line ends where the clusters
-        /// in context reached, wider than the width (Blink's choice when reshaping finds no fit); only
-        /// `requirement` bounds the widths at which it stays.
+        /// No break inside the word fits as drawn: in the browser modes the line ends where the
+        /// clusters in context reached, wider than the width (Blink's choice when reshaping finds no
+        /// fit); in ``LineBreaking/pango`` at the narrowest break Pango looked at (see
+        /// `takeNarrowerPrefix`). Only `requirement` bounds the widths at which it stays from below.
         var overflowsAsDrawn = false
         /// Browser modes: a least width for the line whatever it holds (0 when none): for a lone
         /// cluster that fits only as drawn, below which Blink would take what reached in context.
@@ -164,16 +170,25 @@ struct LineBreaker {
         // layout retains and releases none of its arrays.
         var outcome = prepared.segments.withUnsafeBufferPointer { segments in
             prepared.clusters.withUnsafeBufferPointer { clusters in
-                if width >= prepared.wholeSegmentFillWidth && filling == .automatic {
-                    return fillWholeSegments(segments, clusters: clusters, width: width, maxLines: maxLines,
-                                             unitsPerPixel: prepared.style.unitsPerPixel, lines: lines)
-                }
-                return prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
-                    var filler = Filler(prepared, segments: segments, clusters: clusters,
-                                        lineStartAdjusts: lineStartAdjusts, width: width, maxLines: maxLines,
-                                        lines: lines)
-                    filler.run()
-                    return filler.outcome
+                prepared.extentRuns.withUnsafeBufferPointer { runs in
+                    var heights = LineHeightCounter(prepared.lineHeights, runs: runs)
+                    var outcome: Outcome
+                    if width >= prepared.wholeSegmentFillWidth && filling == .automatic {
+                        outcome = fillWholeSegments(segments, clusters: clusters, width: width, maxLines: maxLines,
+                                                    unitsPerPixel: prepared.style.unitsPerPixel, heights: &heights,
+                                                    lines: lines)
+                    } else {
+                        outcome = prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
+                            var filler = Filler(prepared, segments: segments, clusters: clusters,
+                                                lineStartAdjusts: lineStartAdjusts, width: width, maxLines: maxLines,
+                                                heights: heights, lines: lines)
+                            filler.run()
+                            heights = filler.heights
+                            return filler.outcome
+                        }
+                    }
+                    (outcome.height, outcome.tallestLine) = heights.totals(lineCount: outcome.lineCount)
+                    return outcome
                 }
             }
         }
@@ -198,7 +213,7 @@ struct LineBreaker {
     /// - Complexity: O(*n*) in the segments, a few instructions each.
     private static func fillWholeSegments(_ segments: UnsafeBufferPointer<Segment>,
                                           clusters: UnsafeBufferPointer<PreparedCluster>, width: Int, maxLines: Int,
-                                          unitsPerPixel: Int,
+                                          unitsPerPixel: Int, heights: inout LineHeightCounter,
                                           lines: UnsafeMutablePointer<TextMeasurement.Lines>?) -> Outcome {
         var outcome = Outcome()
         /// The open line's first segment, and its width through the segment before `index`, white
@@ -220,9 +235,11 @@ struct LineBreaker {
                 outcome.minimumWidth = max(outcome.minimumWidth, visible)
             }
             outcome.changeWidth = min(outcome.changeWidth, change)
+            let extent = heights.countsLines ? heights.add(lineFrom: segments[first].byteStart, to: last.byteEnd) : .zero
             if let lines {
-                lines.pointee.append(TextMeasurement.Line(utf8Range: Int(segments[first].byteStart)..<Int(last.byteEnd),
-                                                          width: Double(visible) / Double(unitsPerPixel)))
+                lines.pointee.append(heights.line(utf8Range: Int(segments[first].byteStart)..<Int(last.byteEnd),
+                                                  width: Double(visible) / Double(unitsPerPixel),
+                                                  index: outcome.lineCount - 1, extent: extent))
             }
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
                 outcome.isTruncated = true
@@ -268,6 +285,8 @@ struct LineBreaker {
         /// without lines has no array to copy or release).
         let lines: UnsafeMutablePointer<TextMeasurement.Lines>?
         var outcome = Outcome()
+        /// The lines' heights as they close.
+        var heights: LineHeightCounter
         /// The line being filled, when `line.isOpen` (kept in place, not as an optional: layout
         /// mutates it for every segment).
         var line = OpenLine()
@@ -277,6 +296,10 @@ struct LineBreaker {
         let fitsInContextFirst: Bool
         /// Browser modes: Blink's LayoutUnit in the text's layout units.
         let layoutUnit: Int
+        /// ``LineBreaking/pango``: how far past the width Pango looks for a narrower break inside a word
+        /// (see `takeNarrowerPrefix`): its `safe_distance`, three times the font's approximate character
+        /// width, taken as 1.5 em.
+        let pangoReach: Int
 
         /// Browser modes: a cluster and where it lies in its Blink text item, in context (see
         /// `itemPosition(of:)`); moves forward only, as lines do.
@@ -285,8 +308,9 @@ struct LineBreaker {
 
         init(_ prepared: PreparedText, segments: UnsafeBufferPointer<Segment>,
              clusters: UnsafeBufferPointer<PreparedCluster>, lineStartAdjusts: UnsafeBufferPointer<LineStartAdjust>,
-             width: Int, maxLines: Int, lines: UnsafeMutablePointer<TextMeasurement.Lines>?) {
+             width: Int, maxLines: Int, heights: LineHeightCounter, lines: UnsafeMutablePointer<TextMeasurement.Lines>?) {
             self.segments = segments
+            self.heights = heights
             self.clusters = clusters
             self.lineStartAdjusts = lineStartAdjusts
             tabStop = prepared.tabStop
@@ -297,6 +321,7 @@ struct LineBreaker {
             self.lines = lines
             fitsInContextFirst = prepared.style.breaking.isBrowser
             layoutUnit = LineBreaker.layoutUnit(unitsPerPixel: unitsPerPixel)
+            pangoReach = Int(1.5 * prepared.style.size * Double(unitsPerPixel))
         }
 
         /// How much wider a line starting at cluster `index` is than the cluster's advance in context:
@@ -567,6 +592,54 @@ struct LineBreaker {
             return change
         }
 
+        /// ``LineBreaking/pango``: after the clusters of a word broken between clusters stopped fitting
+        /// at cluster `index` (the line then ends before it, `change` wide with it), looks further, as
+        /// Pango's `process_item` does: it measures every break in the word as drawn while the word in
+        /// context still reaches no further than the width plus a margin (``pangoReach``), and takes
+        /// the last break that fits, or, when none fits, the narrowest. Where a longer piece draws
+        /// narrower than a shorter one (a Devanagari conjunct drawn as one glyph, "क्ष", is narrower
+        /// than its half form "क्" alone), that is a later break than filling cluster by cluster finds.
+        /// Moves `line` and `index` to the break taken; returns the width at which the line would end
+        /// elsewhere: the narrowest piece looked at past the break taken (it would fit there and be the
+        /// last that fits), or `change`. A line taken for being the narrowest of pieces that none fits
+        /// holds down to the width at which Pango would no longer look as far as its end.
+        mutating func takeNarrowerPrefix(_ line: inout OpenLine, next index: inout Int, end: Int, lineFirst: Int,
+                                         change: Int) -> Int {
+            var x = line.advance
+            var best = index, bestWidth = line.visibleWidth, bestReach = line.advance
+            /// The narrowest piece looked at past `best`: at that width the line would take it.
+            var narrowestPast = change
+            var next = index
+            while next < end {
+                x += advance(of: clusters[next], at: x)
+                let drawn = x + Int(clusters[next].breakAdjust)
+                if x > width + pangoReach {
+                    narrowestPast = min(narrowestPast, drawn)
+                    break
+                }
+                if drawn <= width || drawn < bestWidth {
+                    best = next + 1
+                    bestWidth = drawn
+                    bestReach = x
+                    narrowestPast = Int.max
+                } else {
+                    narrowestPast = min(narrowestPast, drawn)
+                }
+                next += 1
+            }
+            guard best > index else { return narrowestPast }
+            for k in index..<best {
+                line.addContent(width: advance(of: clusters[k], at: line.advance), endAdjust: Int(clusters[k].breakAdjust),
+                                clusters: 1)
+            }
+            index = best
+            if bestWidth > width {
+                line.overflowsAsDrawn = true
+                line.requirement = max(0, bestReach - pangoReach)
+            }
+            return narrowestPast
+        }
+
         /// Browser modes: the width of `line`, ending after cluster `last`, that Blink's line filling
         /// compares with the width: as drawn, but without the hyphen of a soft hyphen ending it (Blink
         /// adds the hyphen once the line is chosen, see `breakClusters`).
@@ -604,9 +677,11 @@ struct LineBreaker {
             }
             outcome.minimumWidth = max(outcome.minimumWidth, lower)
             outcome.changeWidth = min(outcome.changeWidth, upper)
+            let extent = heights.countsLines ? heights.add(lineFrom: current.start, to: current.end) : .zero
             if let lines {
-                lines.pointee.append(TextMeasurement.Line(utf8Range: Int(current.start)..<Int(current.end),
-                                                  width: Double(visible) / Double(unitsPerPixel)))
+                lines.pointee.append(heights.line(utf8Range: Int(current.start)..<Int(current.end),
+                                                  width: Double(visible) / Double(unitsPerPixel),
+                                                  index: outcome.lineCount - 1, extent: extent))
             }
             line.isOpen = false
             if maxLines > 0 && outcome.lineCount == maxLines && moreFollows {
@@ -684,6 +759,9 @@ struct LineBreaker {
                             current.addContent(width: advance, endAdjust: Int(cluster.breakAdjust), clusters: 1)
                         }
                         index += 1
+                    }
+                    if !fitsInContextFirst && index < end {
+                        change = takeNarrowerPrefix(&current, next: &index, end: end, lineFirst: lineFirst, change: change)
                     }
                     if fitsInContextFirst && index == end && drawnNeed(of: current, endingAfter: index - 1) > limit {
                         // The word's last piece must fit as drawn too.

@@ -87,8 +87,8 @@ extension PreparedText {
         let lower = max(0, (Double(bounds.lower) - 0.5) / 1024)
         let upper = bounds.upper == Int.max ? Double.infinity : (Double(bounds.upper) - 0.5) / 1024
         return TextMeasurement(
-            height: Double(outcome.lineCount) * lineHeight, lineCount: outcome.lineCount,
-            isTruncated: outcome.isTruncated, lineHeight: lineHeight,
+            height: outcome.height, lineCount: outcome.lineCount,
+            isTruncated: outcome.isTruncated, lineHeight: outcome.tallestLine,
             widestLineWidth: Double(outcome.widestLine) / unitsPerPixel, lines: lines, validWidths: lower..<upper)
     }
 }

@@ -16,6 +16,9 @@
 /// | a word broken between clusters | cluster by cluster, as drawn | as many as fit in context, then back off until it fits as drawn |
 /// | tabs | stops of 8 spaces, at least a space away | stops of 8 unrounded spaces, at least half a space away |
 /// | a space's font | its neighbours' | the first that has it |
+/// | Thai words, grapheme clusters | libthai's dictionary, GLib's rules | ICU's (with the conjunct rule) |
+/// | a word where no break fits | the narrowest piece Pango looks at | as far as the clusters reach in context |
+/// | natural line height | the fonts on the line, exact, no strut | the fonts on the line and the primary font's strut, rounded to pixels |
 ///
 /// ``browser`` follows Chromium for a text view styled `white-space: pre-wrap; overflow-wrap: anywhere;
 /// word-break: normal; line-break: auto`; ``browserStrict`` is the same with `line-break: strict`. What

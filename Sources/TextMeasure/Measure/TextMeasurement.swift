@@ -1,15 +1,20 @@
 /// The result of measuring a text at a width.
 ///
-/// `height` is `lineCount × lineHeight`. The measurement also says over which widths it holds
+/// ``height`` is the sum of the lines' heights. With a fixed or multiple line height every line is
+/// that tall; with ``LineHeight/natural`` each line is as tall as the fonts on it make it, as the
+/// engine of the style's ``LineBreaking`` lays it out (see ``Line/height``), so a line of Thai, Arabic
+/// or emoji can be taller than a line of Latin. The measurement also says over which widths it holds
 /// (``validWidths``): a list whose width changes inside that range can keep the height as it is.
 public struct TextMeasurement: Hashable, Sendable {
-    /// Total height in pixels: ``lineCount`` × ``lineHeight``.
+    /// Total height in pixels: the sum of the lines' heights (of the first `maxLines` when truncated).
     public var height: Double
     /// Lines shown (at most the style's `maxLines` when it is not 0). 0 for empty text.
     public var lineCount: Int
     /// Whether the text needed more lines than `maxLines` allowed.
     public var isTruncated: Bool
-    /// Height of one line in pixels.
+    /// The height of the tallest line shown, in pixels: every line's height when all are equally tall
+    /// (always so with a fixed or multiple line height), and so `height` = ``lineCount`` × `lineHeight`
+    /// exactly then. With no line shown, the height an empty line would have.
     public var lineHeight: Double
     /// Width of the widest line shown, hanging white space excluded.
     public var widestLineWidth: Double
@@ -27,6 +32,30 @@ public struct TextMeasurement: Hashable, Sendable {
         public var utf8Range: Range<Int>
         /// Width of the line's content in pixels, hanging white space excluded.
         public var width: Double
+        /// Where the line starts, in pixels below the text's top: the heights of the lines before it.
+        public var top: Double
+        /// The line's height in pixels (see ``LineHeight``).
+        public var height: Double
+        /// Where the line's baseline lies, in pixels below the text's top: `top` plus the tallest
+        /// ascent on the line (with a fixed or multiple line height, the primary font's ascent after
+        /// half the leading, as CSS centres a line's content).
+        public var baseline: Double
+
+        /// A line, as a layout reports it.
+        ///
+        /// - Parameters:
+        ///   - utf8Range: The line's bytes in the text's UTF-8, hanging white space included.
+        ///   - width: The width of its content in pixels.
+        ///   - top: Where it starts, below the text's top.
+        ///   - height: Its height.
+        ///   - baseline: Where its baseline lies, below the text's top.
+        public init(utf8Range: Range<Int>, width: Double, top: Double = 0, height: Double = 0, baseline: Double = 0) {
+            self.utf8Range = utf8Range
+            self.width = width
+            self.top = top
+            self.height = height
+            self.baseline = baseline
+        }
 
         /// The line's range in `text` (the string that was measured).
         ///

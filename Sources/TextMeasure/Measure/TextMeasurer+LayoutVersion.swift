@@ -12,6 +12,8 @@ extension TextMeasurer {
     /// cleared with `textmeasure store clear PATH` after upgrading them.
     ///
     /// History: 1, the first stored results; 2, the browser modes measure in 1/65536 px (Blink's
-    /// exact advances and its reshaped line ends from LayoutUnit positions).
-    public static let layoutVersion: UInt32 = 2
+    /// exact advances and its reshaped line ends from LayoutUnit positions); 3, natural line heights
+    /// from the fonts on each line (Pango's extents, Blink's `line-height: normal`), and Pango's
+    /// spaces between two scripts keep the font before them.
+    public static let layoutVersion: UInt32 = 3
 }

@@ -72,7 +72,7 @@ public final class TextMeasurer: Sendable {
     public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.cascade = cascade
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
-        self.preparer = Preparer(selector: FontSelector(cascade: cascade),
+        self.preparer = Preparer(cascade: cascade,
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
         // The break analysis's shared set-up (once per process), here rather than in the first text,
         // where other threads' first texts would wait for it (the batch makes its measurer on a
@@ -157,14 +157,17 @@ public final class TextMeasurer: Sendable {
         return try prepare(text, style: style).layout(width: width)
     }
 
-    /// The height of one line in `style`, in pixels.
+    /// The height of a line of the primary font alone in `style`, in pixels: an empty line's, and with
+    /// a fixed or multiple line height every line's (see ``PreparedText/lineHeight``). With a natural
+    /// line height, lines drawn with taller fallback fonts are taller (``TextMeasurement/Line/height``).
     ///
-    /// - Parameter style: The style; its size and line height are used.
+    /// - Parameter style: The style; its size, line height and line-breaking engine are used.
     /// - Returns: The line height in pixels.
     /// - Throws: A ``TextMeasureError`` for a value of `style` outside ``MeasurementLimits``.
     public func lineHeight(for style: TextStyle) throws(TextMeasureError) -> Double {
         try style.validate()
-        return Preparer.lineHeight(style, primary: fonts(scale: style.scale)[0])
+        let fonts = fonts(scale: style.scale)
+        return withExtendedLifetime(fonts) { Preparer.lineHeights(style, fonts: fonts).emptyLineHeight }
     }
 
     /// Typical and widest advances per script for this cascade, built on first use.

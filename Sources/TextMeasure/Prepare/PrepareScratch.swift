@@ -33,6 +33,8 @@ final class PrepareScratch: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var isClusterStart = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var plainGlyph = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    /// Per byte of a paragraph with right-to-left text, in ``LineBreaking/pango``: its bidirectional level.
+    @exclusivity(unchecked) private(set) var levels = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     /// Per glyph of the last shaping: its nominal advance (see `Shaper.shape`); grown on demand.
     @exclusivity(unchecked) private var nominalAdvanceStorage = UnsafeMutableBufferPointer<hb_position_t>(start: nil, count: 0)
     /// The paragraph's grapheme clusters (see `Itemizer.clusters(of:flags:into:)`).
@@ -50,6 +52,8 @@ final class PrepareScratch: @unchecked Sendable {
     /// kept from one preparation to the next, so that they grow only when a text needs more.
     @exclusivity(unchecked) var segments: [Segment] = []
     @exclusivity(unchecked) var preparedClusters: [PreparedCluster] = []
+    /// The runs of bytes whose fonts reach one line extent (see `NaturalLineHeights`), kept likewise.
+    @exclusivity(unchecked) var extentRuns: [ExtentRun] = []
     /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
     @exclusivity(unchecked) var ligatures: [Range<Int>] = []
     /// Pieces of over-long grapheme clusters shaped during the current preparation.
@@ -160,6 +164,7 @@ final class PrepareScratch: @unchecked Sendable {
             if scratch.preparedClusters.capacity > 1 << 16 {
                 scratch.segments = []
                 scratch.preparedClusters = []
+                scratch.extentRuns = []
             }
             if !keep(scratch, as: key) { giveBack(scratch) }
         }
@@ -196,6 +201,7 @@ final class PrepareScratch: @unchecked Sendable {
         isClusterStart = .allocate(capacity: capacity)
         plainGlyph = .allocate(capacity: capacity)
         clusterAtByte = .allocate(capacity: capacity)
+        levels = .allocate(capacity: capacity)
     }
 
     /// Room for at least `count` glyphs' nominal advances, valid until the next call.
@@ -225,6 +231,7 @@ final class PrepareScratch: @unchecked Sendable {
         isUnsafe.deallocate()
         isClusterStart.deallocate()
         plainGlyph.deallocate()
+        levels.deallocate()
         clusterAtByte.deallocate()
         capacity = 0
     }

@@ -22,8 +22,15 @@ public struct PreparedText: Sendable {
     public var text: String { storage.text }
     /// The style it was prepared with (``TextStyle/maxLines`` and the line height apply at layout).
     public var style: TextStyle { storage.style }
-    /// Height of one line in pixels.
-    public var lineHeight: Double { storage.lineHeight }
+    /// The height of a line holding no text (an empty paragraph's), in pixels: with
+    /// ``LineHeight/natural``, the primary font's line height (Blink's, rounded, in the browser modes);
+    /// otherwise the fixed height every line has. With a natural line height, a line drawn with a
+    /// taller fallback font is taller (and in ``LineBreaking/pango`` one drawn only with a shorter
+    /// font is shorter): each laid-out line says its own (``TextMeasurement/Line/height``).
+    public var lineHeight: Double { storage.lineHeights.emptyLineHeight }
+
+    /// How tall each line is (see ``LineHeights``).
+    var lineHeights: LineHeights { storage.lineHeights }
 
     /// The pieces between break opportunities, in text order.
     var segments: [Segment] { storage.segments }
@@ -51,7 +58,7 @@ public struct PreparedText: Sendable {
     private final class Storage: Sendable {
         let text: String
         let style: TextStyle
-        let lineHeight: Double
+        let lineHeights: LineHeights
         let segments: [Segment]
         let clusters: [PreparedCluster]
         let lineStartAdjusts: [LineStartAdjust]
@@ -59,11 +66,11 @@ public struct PreparedText: Sendable {
         let tabMinimum: Int
         let wholeSegmentFillWidth: Int
 
-        init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
+        init(text: String, style: TextStyle, lineHeights: LineHeights, segments: [Segment], clusters: [PreparedCluster],
              lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int, wholeSegmentFillWidth: Int) {
             self.text = text
             self.style = style
-            self.lineHeight = lineHeight
+            self.lineHeights = lineHeights
             self.segments = segments
             self.clusters = clusters
             self.lineStartAdjusts = lineStartAdjusts
@@ -74,12 +81,12 @@ public struct PreparedText: Sendable {
 
         /// About how many bytes the object itself takes: its header and fields.
         static let instanceSize = 2 * MemoryLayout<Int>.size
-            + MemoryLayout<(String, TextStyle, Double, [Segment], [PreparedCluster], [LineStartAdjust], Int, Int, Int)>.size
+            + MemoryLayout<(String, TextStyle, LineHeights, [Segment], [PreparedCluster], [LineStartAdjust], Int, Int, Int)>.size
     }
 
-    init(text: String, style: TextStyle, lineHeight: Double, segments: [Segment], clusters: [PreparedCluster],
+    init(text: String, style: TextStyle, lineHeights: LineHeights, segments: [Segment], clusters: [PreparedCluster],
          lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
-        storage = Storage(text: text, style: style, lineHeight: lineHeight, segments: segments, clusters: clusters,
+        storage = Storage(text: text, style: style, lineHeights: lineHeights, segments: segments, clusters: clusters,
                           lineStartAdjusts: lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum,
                           wholeSegmentFillWidth: Self.wholeSegmentFillWidth(segments: segments, clusters: clusters,
                                                                             isBrowser: style.breaking.isBrowser))
@@ -99,8 +106,8 @@ public struct PreparedText: Sendable {
         return widest
     }
 
-    /// About how many bytes the prepared form holds: its segments, clusters and line-start table, the
-    /// text's UTF-8 bytes and the value itself with the object holding its fields. What
+    /// About how many bytes the prepared form holds: its segments, clusters, line-start table and
+    /// line-height runs, the text's UTF-8 bytes and the value itself with the object holding its fields. What
     /// ``PreparedTextCache`` counts against its budget.
     ///
     /// Lists count by their elements, not their capacity: the segments and clusters are allocated at
@@ -113,6 +120,14 @@ public struct PreparedText: Sendable {
         MemoryLayout<PreparedText>.size + Storage.instanceSize + segments.count * MemoryLayout<Segment>.stride
             + clusters.count * MemoryLayout<PreparedCluster>.stride
             + lineStartAdjusts.count * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
+            + extentRuns.count * MemoryLayout<ExtentRun>.stride
+    }
+
+    /// The runs of bytes whose fonts make lines taller or shorter than the others (see
+    /// ``NaturalLineHeights/runs``); empty when every line is equally tall.
+    var extentRuns: [ExtentRun] {
+        if case .natural(let natural) = storage.lineHeights { return natural.runs }
+        return []
     }
 }
 

@@ -4,14 +4,17 @@ import CUnicodeBreak
 /// Turns text into a ``PreparedText``: paragraphs → break analysis (ICU) → clusters and runs
 /// (font cascade, scripts) → shaping (HarfBuzz, through the shaped-piece cache) → segments.
 struct Preparer {
+    /// Chooses fonts as Pango does, and as Blink does (see ``FontSelector/decomposes``).
     let selector: FontSelector
+    let browserSelector: FontSelector
     /// Shaped pieces reused across texts; nil shapes every run afresh.
     let shapeCache: ShapeCache?
     /// Broken ligatures' pieces measured across texts; there when `shapeCache` is.
     let ligatureBreaks: LigatureBreakCache?
 
-    init(selector: FontSelector, shapeCache: ShapeCache?) {
-        self.selector = selector
+    init(cascade: FontCascade, shapeCache: ShapeCache?) {
+        selector = FontSelector(cascade: cascade)
+        browserSelector = FontSelector(cascade: cascade, decomposes: true)
         self.shapeCache = shapeCache
         ligatureBreaks = shapeCache == nil ? nil : LigatureBreakCache()
     }
@@ -32,10 +35,12 @@ struct Preparer {
                 var builder = Builder(reusing: scratch)
                 defer { builder.handBack(to: scratch) }
                 let isBrowser = style.breaking.isBrowser
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: selector, choosesFontPerCharacter: isBrowser),
+                let context = Context(bytes: bytes, itemizer: Itemizer(selector: isBrowser ? browserSelector : selector,
+                                                                          choosesFontPerCharacter: isBrowser),
                                       fonts: fonts, shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
                                       scratch: scratch, breaking: style.breaking,
-                                      spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0)
+                                      spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0,
+                                      style: style, extentFloor: Self.emptyExtents(fonts, style: style).floor)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
                     guard failure == nil else { return }
@@ -52,9 +57,51 @@ struct Preparer {
         let tabs = lists.hasTab ? Self.tabSpacing(fonts, style: style) : (stop: 0, minimum: 0)
         let tabStop = tabs.stop
         let tabMinimum = tabs.minimum
-        return PreparedText(text: text, style: style, lineHeight: Self.lineHeight(style, primary: fonts[0]),
+        let lineHeights: LineHeights
+        if case .natural = style.lineHeight {
+            let (floor, empty) = Self.emptyExtents(fonts, style: style)
+            lineHeights = .natural(NaturalLineHeights(
+                unitsPerPixel: NaturalLineHeights.unitsPerPixel(for: style.breaking), floor: floor, empty: empty,
+                runs: lists.extentRuns, firstExtent: lists.firstExtent, hasEmptyParagraph: lists.hasEmptyParagraph))
+        } else {
+            lineHeights = Self.lineHeights(style, fonts: fonts)
+        }
+        return PreparedText(text: text, style: style, lineHeights: lineHeights,
                             segments: lists.segments, clusters: lists.clusters,
                             lineStartAdjusts: lists.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
+    }
+
+    /// The extent of font `index` of the cascade on a line in `style`'s engine (see ``LineExtent``).
+    static func extent(ofFont index: Int, _ fonts: ScaledFonts, style: TextStyle) -> LineExtent {
+        style.breaking.isBrowser ? .blink(fonts.faces[index], size: style.size) : .pango(fonts[index])
+    }
+
+    /// What every line holds whatever its fonts (`floor`), and what a line with no text reaches
+    /// (`empty`), for natural line heights (see ``NaturalLineHeights``): in Pango nothing and the
+    /// primary font's extent; in Blink the primary font's extent (the strut), both.
+    static func emptyExtents(_ fonts: ScaledFonts, style: TextStyle) -> (floor: LineExtent, empty: LineExtent) {
+        let primary = extent(ofFont: 0, fonts, style: style)
+        return (style.breaking.isBrowser ? primary : .zero, primary)
+    }
+
+    /// The line heights of any text in `style`, as far as they do not depend on its fonts: every line
+    /// as tall as a fixed or multiple height, or, for a natural one, as an empty line (the primary
+    /// font's extent).
+    static func lineHeights(_ style: TextStyle, fonts: ScaledFonts) -> LineHeights {
+        let (floor, primary) = emptyExtents(fonts, style: style)
+        let units = NaturalLineHeights.unitsPerPixel(for: style.breaking)
+        let ascent = Double(primary.above) / Double(units), descent = Double(primary.below) / Double(units)
+        let height: Double
+        switch style.lineHeight {
+        case .natural:
+            return .natural(NaturalLineHeights(unitsPerPixel: units, floor: floor, empty: primary, runs: [],
+                                               firstExtent: nil, hasEmptyParagraph: true))
+        case .fixed(let fixed): height = fixed
+        case .multiple(let factor): height = factor * style.size
+        }
+        // The primary font's extent centered in the line, half the leading above and half below (CSS's
+        // half-leading; what `textmeasure render` draws).
+        return .fixed(height: height, baseline: (height - (ascent + descent)) / 2 + ascent)
     }
 
     /// The distance between tab stops and the least a tab advances, in layout units (see
@@ -108,17 +155,6 @@ struct Preparer {
         return nil
     }
 
-    static func lineHeight(_ style: TextStyle, primary: HBFont) -> Double {
-        switch style.lineHeight {
-        // A font's metrics may be anything (a negative line gap was found by fuzzing): never below 0.
-        case .natural:
-            max(0, Double(Int(primary.ascender) - Int(primary.descender) + Int(primary.lineGap))
-                / Double(style.unitsPerPixel))
-        case .fixed(let height): height
-        case .multiple(let factor): factor * style.size
-        }
-    }
-
     /// What every paragraph of one text is prepared with.
     private struct Context {
         let bytes: UnsafeBufferPointer<UInt8>
@@ -133,6 +169,10 @@ struct Preparer {
         let breaking: LineBreaking
         /// In the browser modes, what U+2028 and U+2029 advance: a space of the first font.
         let spaceAdvance: Int
+        /// The style prepared with.
+        let style: TextStyle
+        /// What every line's extent holds whatever its fonts (see `NaturalLineHeights.floor`).
+        let extentFloor: LineExtent
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
@@ -148,6 +188,12 @@ struct Preparer {
         var clusters: [PreparedCluster]
         var lineStartAdjusts: [LineStartAdjust] = []
         var hasTab = false
+        /// The runs of bytes whose fonts reach one line extent, adjacent runs differing (see
+        /// `NaturalLineHeights`); and the font the last cluster added was drawn with (-1 before any).
+        var extentRuns: [ExtentRun]
+        var lastExtentFont = -1
+        /// Whether some paragraph is empty (a line with no cluster).
+        var hasEmptyParagraph = false
 
         /// The prepared form's lists, at their exact size.
         struct Lists {
@@ -155,30 +201,42 @@ struct Preparer {
             var clusters: [PreparedCluster] = []
             var lineStartAdjusts: [LineStartAdjust] = []
             var hasTab = false
+            /// The runs when there are several; empty when one extent (`firstExtent`) or none covers the text.
+            var extentRuns: [ExtentRun] = []
+            var firstExtent: LineExtent?
+            var hasEmptyParagraph = false
         }
 
         /// A builder growing the scratch's lists (taken out of it, so that they are not shared).
         init(reusing scratch: PrepareScratch) {
             segments = scratch.segments
             clusters = scratch.preparedClusters
+            extentRuns = scratch.extentRuns
             scratch.segments = []
             scratch.preparedClusters = []
+            scratch.extentRuns = []
             segments.removeAll(keepingCapacity: true)
             clusters.removeAll(keepingCapacity: true)
+            extentRuns.removeAll(keepingCapacity: true)
         }
 
         /// Gives the lists back to the scratch for its next preparation.
         mutating func handBack(to scratch: PrepareScratch) {
             scratch.segments = segments
             scratch.preparedClusters = clusters
+            scratch.extentRuns = extentRuns
             segments = []
             clusters = []
+            extentRuns = []
         }
 
-        /// Copies of the lists at their exact size.
+        /// Copies of the lists at their exact size. A text whose clusters all reach one extent gets
+        /// no run list (its lines are equally tall, see `NaturalLineHeights`), so nothing is allocated.
         func lists() -> Lists {
             Lists(segments: Self.exactCopy(segments), clusters: Self.exactCopy(clusters),
-                  lineStartAdjusts: lineStartAdjusts, hasTab: hasTab)
+                  lineStartAdjusts: lineStartAdjusts, hasTab: hasTab,
+                  extentRuns: extentRuns.count > 1 ? Self.exactCopy(extentRuns) : [], firstExtent: extentRuns.first?.extent,
+                  hasEmptyParagraph: hasEmptyParagraph)
         }
 
         private static func exactCopy<Element>(_ list: [Element]) -> [Element] {
@@ -202,6 +260,7 @@ struct Preparer {
             let base = range.lowerBound
             let count = range.count
             if count == 0 {
+                hasEmptyParagraph = true
                 let first = Int32(clusters.count)
                 segments.append(Segment(byteStart: Int32(base), byteEnd: Int32(base), firstCluster: first,
                                         contentEnd: first, width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
@@ -214,7 +273,11 @@ struct Preparer {
             // 1. Break analysis: grapheme boundaries and UAX #14 line-break opportunities (in a browser
             //    mode, with Blink's own rules on top).
             let breaking = context.breaking
-            let strictness = breaking == .browser ? Int32(CUB_STRICTNESS_NORMAL) : Int32(CUB_STRICTNESS_STRICT)
+            let strictness = switch breaking {
+            case .pango: Int32(CUB_RULES_PANGO)
+            case .browser: Int32(CUB_STRICTNESS_NORMAL)
+            case .browserStrict: Int32(CUB_STRICTNESS_STRICT)
+            }
             let status = bytes.withMemoryRebound(to: CChar.self) {
                 cub_analyze_with($0.baseAddress, Int32(count), flags.baseAddress, strictness)
             }
@@ -222,11 +285,15 @@ struct Preparer {
             if breaking.isBrowser { BrowserBreakRules.apply(to: flags, bytes: bytes) }
 
             // 2. Clusters with their font and script, then runs.
-            context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
+            let levels = breaking == .pango ? Self.bidiLevels(bytes, scratch: scratch) : nil
+            context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels,
+                                      into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
+            if breaking == .pango { Self.breakDictionaryWordsAsPango(bytes, runs: scratch.runs, flags: flags) }
             let firstCluster = clusters.count
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
                            breaking: breaking)
+            if case .natural = context.style.lineHeight { appendExtentRuns(scratch.clusters, base: base, context) }
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shaperOutput
@@ -269,7 +336,7 @@ struct Preparer {
                 for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font ?? -1 != cluster.font ?? -1
-                    || itemized[i - 1].script.rawValue != cluster.script.rawValue {
+                    || itemized[i - 1].script.rawValue != cluster.script.rawValue || itemized[i - 1].level != cluster.level {
                     clusterFlags.insert(.hangsAlways)
                 }
                 if isBrowser && cluster.isSpace {
@@ -292,6 +359,84 @@ struct Preparer {
                 }
                 clusters.append(PreparedCluster(start: Int32(base + cluster.start), end: Int32(base + end),
                                                 advance: 0, breakAdjust: 0, flags: clusterFlags))
+            }
+        }
+
+        /// ``LineBreaking/pango``: the paragraph's bidirectional levels, one per byte, when it holds
+        /// right-to-left text (Pango itemizes by level; see `Itemizer.clusters(of:flags:levels:into:)`);
+        /// nil when every level is 0 or ICU fails (the clusters then take fonts as if they were).
+        private static func bidiLevels(_ bytes: UnsafeBufferPointer<UInt8>,
+                                       scratch: PrepareScratch) -> UnsafeBufferPointer<UInt8>? {
+            guard Self.mayHoldRightToLeft(bytes) else { return nil }
+            let levels = scratch.levels
+            var paragraphLevel: UInt8 = 0
+            let status = bytes.withMemoryRebound(to: CChar.self) {
+                cub_bidi_levels($0.baseAddress, Int32($0.count), levels.baseAddress, &paragraphLevel)
+            }
+            guard status == 0 else { return nil }
+            return UnsafeBufferPointer(rebasing: levels[0..<bytes.count])
+        }
+
+        /// Whether `bytes` may hold a character of a right-to-left level: a letter of the blocks from
+        /// Hebrew to Arabic Extended (U+0590...U+08FF), of their presentation forms (U+FB1D...U+FEFC),
+        /// of the right-to-left scripts of plane 1, or an explicit right-to-left mark, embedding,
+        /// override or isolate. A quick look at lead bytes; ICU decides.
+        static func mayHoldRightToLeft(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0xD6 { index += 1; continue }
+                let next = index + 1 < count ? bytes[index + 1] : 0
+                let third = index + 2 < count ? bytes[index + 2] : 0
+                switch byte {
+                case 0xD6...0xDF: if byte > 0xD6 || next >= 0x90 { return true }
+                case 0xE0: if next >= 0xA0 && next <= 0xA3 { return true }
+                case 0xE2:
+                    // U+200F RLM, U+202B RLE, U+202E RLO, U+2067 RLI.
+                    if (next == 0x80 && (third == 0x8F || third == 0xAB || third == 0xAE)) || (next == 0x81 && third == 0xA7) {
+                        return true
+                    }
+                case 0xEF: if next >= 0xAC && next <= 0xBB { return true }
+                case 0xF0:
+                    // U+10800...U+10FFF and U+1E800...U+1EFFF.
+                    if next == 0x90 && third >= 0xA0 || next == 0x9E && third >= 0xA0 { return true }
+                default: break
+                }
+                index += 1
+            }
+            return false
+        }
+
+        /// ``LineBreaking/pango``: the words of Thai, Lao, Khmer and Myanmar runs broken as Pango breaks
+        /// them, run by run as Pango tailors its items: Thai with libthai's dictionary, the others only
+        /// where UAX #14 breaks without a dictionary (see `cub_pango_dictionary_breaks`).
+        private static func breakDictionaryWordsAsPango(_ bytes: UnsafeBufferPointer<UInt8>, runs: [Run],
+                                                        flags: UnsafeMutableBufferPointer<UInt8>) {
+            for run in runs {
+                let script = run.script
+                let isThai = script == HB_SCRIPT_THAI
+                guard isThai || script == HB_SCRIPT_LAO || script == HB_SCRIPT_KHMER || script == HB_SCRIPT_MYANMAR
+                else { continue }
+                let base = bytes.baseAddress! + run.start
+                _ = base.withMemoryRebound(to: CChar.self, capacity: run.end - run.start) {
+                    cub_pango_dictionary_breaks($0, Int32(run.end - run.start), flags.baseAddress! + run.start,
+                                                isThai ? 1 : 0)
+                }
+            }
+        }
+
+        /// Extends the extent runs over the paragraph's clusters: a run starts where a cluster's font
+        /// reaches another extent than the run before (see `NaturalLineHeights`).
+        private mutating func appendExtentRuns(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, _ context: Context) {
+            for i in itemized.indices {
+                let font = itemized[i].font ?? 0
+                guard font != lastExtentFont else { continue }
+                lastExtentFont = font
+                let extent = Preparer.extent(ofFont: font, context.fonts, style: context.style).union(context.extentFloor)
+                if extent != extentRuns.last?.extent {
+                    extentRuns.append(ExtentRun(byteStart: Int32(base + itemized[i].start), extent: extent))
+                }
             }
         }
 
