@@ -5,6 +5,12 @@ let package = Package(
     name: "TextMeasure",
     products: [
         .library(name: "TextMeasure", targets: ["TextMeasure"]),
+        // The list layer (snapshots, batch updates, offsets, a cache of row heights from any closure):
+        // no text engine and no C library, for apps that size rows their own way.
+        .library(name: "ListLayout", targets: ["ListLayout"]),
+        // Rows of text measured by TextMeasure: `RowLayout` and `HeightCache(layout:measurer:)`.
+        .library(name: "TextRows", targets: ["TextRows"]),
+        // Earlier releases' module: re-exports ListLayout and TextRows.
         .library(name: "HeightCache", targets: ["HeightCache"]),
         // Heights that outlive the process: a SQLite file (GRDB). Separate so `import TextMeasure` stays light.
         .library(name: "TextMeasureStore", targets: ["TextMeasureStore"]),
@@ -15,7 +21,7 @@ let package = Package(
         .executable(name: "textmeasure-store", targets: ["TextMeasureStoreCLI"]),
         // The HTTP server, a product of its own so that building `textmeasure` never builds Hummingbird;
         // `textmeasure serve` runs it from beside its own executable.
-        .executable(name: "textmeasure-serve", targets: ["TextMeasureServe"]),
+        .executable(name: "textmeasure-serve", targets: ["TextMeasureServeCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,7 +39,7 @@ let package = Package(
     targets: [
         // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
         .systemLibrary(
-            name: "CFreeType",
+            name: "CHarfBuzzFreeType",
             pkgConfig: "harfbuzz",
             providers: [.apt(["libfreetype-dev", "libharfbuzz-dev"])]
         ),
@@ -43,7 +49,10 @@ let package = Package(
             name: "CUnicodeBreak",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("thai")]
         ),
-        .target(name: "TextMeasure", dependencies: ["CFreeType", "CUnicodeBreak"]),
+        // The package's general tools (locks, LRU and CLOCK tables, a hash index, scratch lists, UTF-8
+        // decoding, work spread over cores): `package` declarations, no product, no C library.
+        .target(name: "TextMeasureSupport"),
+        .target(name: "TextMeasure", dependencies: ["CHarfBuzzFreeType", "CUnicodeBreak", "TextMeasureSupport"]),
         // libpng from the system (Debian: libpng-dev), for `textmeasure render`'s pictures.
         .systemLibrary(
             name: "CPNG",
@@ -52,8 +61,10 @@ let package = Package(
         ),
         // Drawing measured text (FreeType rasterizing, PNG through libpng) for `textmeasure render`.
         // Not a product: its types are `package`, and `import TextMeasure` never loads it.
-        .target(name: "TextMeasureRender", dependencies: ["TextMeasure", "CFreeType", "CPNG"]),
-        .target(name: "HeightCache", dependencies: ["TextMeasure"]),
+        .target(name: "TextMeasureRender", dependencies: ["TextMeasure", "CHarfBuzzFreeType", "CPNG"]),
+        .target(name: "ListLayout", dependencies: ["TextMeasureSupport"]),
+        .target(name: "TextRows", dependencies: ["ListLayout", "TextMeasure"]),
+        .target(name: "HeightCache", dependencies: ["ListLayout", "TextRows"]),
         // The persistent store behind TextMeasure's `MeasurementStore` seam.
         .target(name: "TextMeasureStore", dependencies: [
             "TextMeasure", .product(name: "GRDB", package: "GRDB.swift"),
@@ -61,16 +72,16 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
-        .target(name: "CSched"),
+        .target(name: "CThreadAffinity"),
         // The JSON Lines batch protocol: line reader, JSON scanner, processor, output. Shared by the
         // command-line tool and the fuzz targets; its types are `package`, not public API.
-        .target(name: "TextMeasureBatch", dependencies: ["TextMeasure", "CSched"]),
+        .target(name: "TextMeasureBatch", dependencies: ["TextMeasure", "TextMeasureSupport", "CThreadAffinity"]),
         // The command line (measure, batch, render, store, serve), shared by `textmeasure` and
         // `textmeasure-store`; the height store is reached through `HeightStoreLink`.
         .target(
             name: "TextMeasureCommands",
             dependencies: [
-                "TextMeasure", "TextMeasureBatch", "TextMeasureRender", "CSched",
+                "TextMeasure", "TextMeasureBatch", "TextMeasureRender", "CThreadAffinity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,7 +89,7 @@ let package = Package(
         .executableTarget(name: "TextMeasureStoreCLI", dependencies: ["TextMeasureCommands", "TextMeasureStore"]),
         // `POST /v1/measure`, `/healthz`, `/metrics` over Hummingbird; the server's library, tested in-process.
         .target(
-            name: "TextMeasureServer",
+            name: "TextMeasureHTTP",
             dependencies: [
                 "TextMeasure", "TextMeasureBatch",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -89,31 +100,40 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "TextMeasureServe",
+            name: "TextMeasureServeCLI",
             dependencies: [
-                "TextMeasureServer", "TextMeasure", "TextMeasureStore", "TextMeasureCommands",
+                "TextMeasureHTTP", "TextMeasure", "TextMeasureStore", "TextMeasureCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Running child processes from tests (the Pango harness, the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "CFreeType", "CUnicodeBreak", "TestSupport"]),
-        .testTarget(name: "HeightCacheTests", dependencies: ["HeightCache", "TextMeasure", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
+        // Test targets mirror the modules (`<Module>Tests`).
+        .testTarget(name: "TextMeasureSupportTests", dependencies: ["TextMeasureSupport", "TestSupport"]),
+        .testTarget(name: "TextMeasureTests", dependencies: [
+            "TextMeasure", "TextMeasureSupport", "CHarfBuzzFreeType", "CUnicodeBreak", "TestSupport",
+        ]),
+        // The list layer with nothing but closures: no text engine in this target's dependencies.
+        .testTarget(name: "ListLayoutTests", dependencies: ["ListLayout", "TextMeasureSupport", "TestSupport"]),
+        .testTarget(name: "TextRowsTests", dependencies: ["TextRows", "ListLayout", "TextMeasure", "TestSupport"]),
+        .testTarget(name: "TextMeasureCommandsTests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
         .testTarget(name: "TextMeasureStoreTests", dependencies: [
-            "TextMeasureStore", "TextMeasure", "HeightCache", "TextMeasureCLI", "TextMeasureStoreCLI", "TestSupport",
+            "TextMeasureStore", "TextMeasure", "TextMeasureSupport", "TextRows", "ListLayout", "TextMeasureCLI",
+            "TextMeasureStoreCLI", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(
-            name: "ServerTests",
+            name: "TextMeasureHTTPTests",
             dependencies: [
-                "TextMeasureServer", "TextMeasure", "TextMeasureBatch", "TestSupport",
+                "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "RenderTests", dependencies: ["TextMeasureRender", "TextMeasure", "TestSupport"]),
-        .testTarget(name: "TextMeasureBatchTests", dependencies: ["TextMeasureBatch", "TextMeasure", "TestSupport"]),
+        .testTarget(name: "TextMeasureRenderTests", dependencies: ["TextMeasureRender", "TextMeasure", "TestSupport"]),
+        .testTarget(name: "TextMeasureBatchTests", dependencies: [
+            "TextMeasureBatch", "TextMeasure", "TextMeasureSupport", "CThreadAffinity", "TestSupport",
+        ]),
         // libFuzzer targets (see Fuzz/README.md). A normal build compiles their replay drivers, which
         // run saved inputs through the same checks; `Fuzz/run` builds them with -DFUZZING for libFuzzer.
         .target(name: "FuzzSupport", path: "Fuzz/Support"),

@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import TextMeasure
 
 /// Turns one input line into one output value. Thread-safe: its caches are.
@@ -228,11 +229,9 @@ package struct BatchProcessor: Sendable {
     }
 
     private func measure(_ parsed: [Parsed]) -> [Outcome] {
-        var queries: [StoreQuery] = []
-        for case .request(let request) in parsed {
-            queries.append(StoreQuery(text: TextKey(request.text), style: request.style, width: request.width))
-        }
-        var results = texts.measurements(for: queries).makeIterator()
+        var requests: [MeasureRequest] = []
+        for case .request(let request) in parsed { requests.append(request.measure) }
+        var results = texts.measurements(for: requests).makeIterator()
         return parsed.map { parsed in
             switch parsed {
             case .failed(let outcome):
@@ -257,10 +256,12 @@ package struct BatchProcessor: Sendable {
     /// What a valid line asks for: its text (not yet hashed), style and width, checked, and the fields
     /// to echo.
     struct Request {
-        var text: String
-        var style: TextStyle
-        var width: Double
+        var measure: MeasureRequest
         var extras: [(String, JSONValue)]
+
+        var text: String { measure.text }
+        var style: TextStyle { measure.style }
+        var width: Double { measure.width }
     }
 
     /// Parses and checks one line's UTF-8 bytes.
@@ -379,7 +380,7 @@ package struct BatchProcessor: Sendable {
         } catch {
             return .failed(Self.error(error.message(naming: { "\"\($0)\"" }), extras))
         }
-        return .request(Request(text: text, style: style, width: width, extras: extras))
+        return .request(Request(measure: MeasureRequest(text: text, style: style, width: width), extras: extras))
     }
 
     /// The error for a `"breaking"` that names no ``LineBreaking``.

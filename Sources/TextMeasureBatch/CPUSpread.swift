@@ -1,4 +1,5 @@
-import CSched
+import TextMeasureSupport
+import CThreadAffinity
 import Dispatch
 import Synchronization
 import TextMeasure

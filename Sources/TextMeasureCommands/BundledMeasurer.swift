@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import Dispatch
 import TextMeasure
 import TextMeasureBatch

@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import TextMeasure
 
 /// How the commands reach the persistent height store (`--store PATH`, `textmeasure store`).

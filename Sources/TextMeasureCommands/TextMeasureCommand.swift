@@ -1,5 +1,5 @@
 import ArgumentParser
-import CSched
+import CThreadAffinity
 
 /// The `textmeasure` command line, run by both `textmeasure` and `textmeasure-store` (the same
 /// commands with the height store linked in; see ``HeightStoreLink``).

@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 import TextMeasure
 
 /// Draws glyphs onto a ``Canvas`` with FreeType: outlines rendered to 8-bit coverage (light hinting,

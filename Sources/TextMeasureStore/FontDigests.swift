@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import TextMeasure
 
 #if canImport(Glibc)

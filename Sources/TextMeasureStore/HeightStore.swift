@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import Foundation
 internal import GRDB
 internal import GRDBSQLite
@@ -153,7 +154,7 @@ public final class HeightStore: MeasurementStore {
     /// - Returns: One element per query; nil where nothing stored covers the width, and for every
     ///   query once the store is turned off.
     /// - Complexity: One indexed look-up per query, in one read transaction.
-    public func measurements(for queries: [StoreQuery], fonts: FontCascade) -> [StoredMeasurement?] {
+    public func measurements(for queries: [MeasureRequest], fonts: FontCascade) -> [StoredMeasurement?] {
         guard !queries.isEmpty, let digest = fontDigest(fonts) else { return Array(repeating: nil, count: queries.count) }
         let keys = StoreKey.keys(for: queries, fonts: digest)
         let units = queries.map(\.widthUnits)
@@ -226,7 +227,7 @@ public final class HeightStore: MeasurementStore {
     ///   - queries: The texts, styles and widths.
     ///   - fonts: The cascade.
     /// - Complexity: A SHA-256 per query on the caller's thread; the writing elsewhere.
-    public func save(_ measurements: [StoredMeasurement], for queries: [StoreQuery], fonts: FontCascade) {
+    public func save(_ measurements: [StoredMeasurement], for queries: [MeasureRequest], fonts: FontCascade) {
         guard !isDisabled, let digest = fontDigest(fonts) else { return }
         let rows = zip(measurements, StoreKey.keys(for: queries, fonts: digest)).map { measurement, key in
             StoreWriter.Row(key: key, measurement: measurement)

@@ -31,19 +31,19 @@ enum StoreKey {
     /// - Returns: 32 bytes.
     /// - Complexity: O(*n*) in the text's UTF-8 length, plus hashing the style; for many texts of
     ///   one style, make one ``Context`` and ask it.
-    static func key(for query: StoreQuery, fonts: [UInt8],
+    static func key(for query: MeasureRequest, fonts: [UInt8],
                     layoutVersion: UInt32 = TextMeasurer.layoutVersion) -> [UInt8] {
-        Context(style: query.style, fonts: fonts, layoutVersion: layoutVersion).key(forText: query.text.text)
+        Context(style: query.style, fonts: fonts, layoutVersion: layoutVersion).key(forText: query.text)
     }
 
     /// The keys of `queries`, one ``Context`` per run of queries in one style.
     ///
     /// - Complexity: O(total UTF-8 length) plus one context per change of style.
-    static func keys(for queries: [StoreQuery], fonts: [UInt8]) -> [[UInt8]] {
+    static func keys(for queries: [MeasureRequest], fonts: [UInt8]) -> [[UInt8]] {
         var context: Context?
         return queries.map { query in
             if context?.style != query.style { context = Context(style: query.style, fonts: fonts) }
-            return context!.key(forText: query.text.text)
+            return context!.key(forText: query.text)
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import HeightCache
+import TextRows
+import ListLayout
 import TextMeasure
 @testable import TextMeasureStore
 
@@ -15,7 +16,7 @@ struct HeightStoreTests {
         let reopened = try HeightStore(path: path)
         let stored = reopened.measurements(for: queries, fonts: measurer.cascade)
         for (query, stored) in zip(queries, stored) {
-            let fresh = try measurer.prepare(query.text.text, style: query.style).layout(width: query.width, withLines: false)
+            let fresh = try measurer.prepare(query.text, style: query.style).layout(width: query.width, withLines: false)
             #expect(stored?.measurement == fresh)
         }
         #expect(reopened.statistics.hits == queries.count)
@@ -29,12 +30,12 @@ struct HeightStoreTests {
         let prepared = try measurer.prepare(text, style: style)
         let measured = try prepared.layout(width: 200, withLines: false)
         let saved = StoredMeasurement(measured)
-        store.save([saved], for: [StoreQuery(text: TextKey(text), style: style, width: 200)], fonts: measurer.cascade)
+        store.save([saved], for: [MeasureRequest(text: text, style: style, width: 200)], fonts: measurer.cascade)
         store.flush()
         let units = saved.validWidthUnits
         #expect(units.upperBound != Int.max)
         func lookUp(units: Int) -> StoredMeasurement? {
-            store.measurements(for: [StoreQuery(text: TextKey(text), style: style, width: Double(units) / 1024)],
+            store.measurements(for: [MeasureRequest(text: text, style: style, width: Double(units) / 1024)],
                                fonts: measurer.cascade)[0]
         }
         for inside in [units.lowerBound, (units.lowerBound + units.upperBound) / 2, units.upperBound - 1] {
@@ -58,20 +59,20 @@ struct HeightStoreTests {
         let original = try TextMeasurer(fontFiles: [fonts + "NotoSans-Regular.ttf"])
         let copy = try TextMeasurer(fontFiles: [folder + "/Copy.ttf"])
         let other = try TextMeasurer(fontFiles: [fonts + "NotoSansMath-Regular.ttf"])
-        let query = StoreQuery(text: TextKey("Hello, world"), style: TextStyle(size: 15), width: 300)
+        let query = MeasureRequest(text: "Hello, world", style: TextStyle(size: 15), width: 300)
         let measured = try original.prepare("Hello, world", style: query.style).layout(width: 300, withLines: false)
         store.save([StoredMeasurement(measured)], for: [query], fonts: original.cascade)
         store.flush()
         #expect(store.measurements(for: [query], fonts: original.cascade)[0] != nil)
         #expect(store.measurements(for: [query], fonts: copy.cascade)[0] != nil)
         #expect(store.measurements(for: [query], fonts: other.cascade)[0] == nil)
-        var variants: [StoreQuery] = []
+        var variants: [MeasureRequest] = []
         for style in [TextStyle(size: 15.5), TextStyle(size: 15, maxLines: 1), TextStyle(size: 15, lineHeight: .fixed(20)),
                       TextStyle(size: 15, lineHeight: .multiple(1.2)), TextStyle(size: 15, breaking: .browser),
                       TextStyle(size: 15, breaking: .browserStrict)] {
-            variants.append(StoreQuery(text: query.text, style: style, width: 300))
+            variants.append(MeasureRequest(text: query.text, style: style, width: 300))
         }
-        variants.append(StoreQuery(text: TextKey("Hello, world!"), style: query.style, width: 300))
+        variants.append(MeasureRequest(text: "Hello, world!", style: query.style, width: 300))
         #expect(store.measurements(for: variants, fonts: original.cascade).allSatisfy { $0 == nil })
         // Another layout version is another key.
         let digest = try FontDigests.digest(of: original.cascade)
@@ -81,7 +82,7 @@ struct HeightStoreTests {
         let keys = Set(LineBreaking.allCases.map { breaking in
             var style = query.style
             style.breaking = breaking
-            return StoreKey.key(for: StoreQuery(text: query.text, style: style, width: 300), fonts: digest)
+            return StoreKey.key(for: MeasureRequest(text: query.text, style: style, width: 300), fonts: digest)
         })
         #expect(keys.count == 3)
         #expect(StoreKey.key(for: query, fonts: digest) != StoreKey.key(for: query, fonts: digest,

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TextMeasureSupport
 import TextMeasure
 import TextMeasureStore
 
@@ -15,10 +16,10 @@ struct StoreConcurrencyTests {
         let stores = [try HeightStore(path: path), try HeightStore(path: path)]
         let caches = stores.map { PreparedTextCache(measurer: measurer, capacity: 16, store: $0) }
         let queries = StoreFixtures.texts(120).enumerated().map { index, text in
-            StoreQuery(text: TextKey(text), style: TextStyle(size: 15), width: Double([240, 320, 600][index % 3]))
+            MeasureRequest(text: text, style: TextStyle(size: 15), width: Double([240, 320, 600][index % 3]))
         }
         let expected = try queries.map { query in
-            try measurer.prepare(query.text.text, style: query.style).layout(width: query.width, withLines: false)
+            try measurer.prepare(query.text, style: query.style).layout(width: query.width, withLines: false)
         }
         let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

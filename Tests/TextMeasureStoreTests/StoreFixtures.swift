@@ -2,6 +2,7 @@ import GRDB
 import Foundation
 import TestSupport
 import TextMeasure
+import TextMeasureSupport
 import TextMeasureStore
 
 /// Temporary folders, measurers and the executable for the store's tests.
@@ -59,10 +60,10 @@ enum StoreFixtures {
 
     /// Fills a store at `path` with `count` measured texts and returns their queries.
     @discardableResult
-    static func fill(_ path: String, count: Int = 50) throws -> [StoreQuery] {
+    static func fill(_ path: String, count: Int = 50) throws -> [MeasureRequest] {
         let store = try HeightStore(path: path)
         let cache = PreparedTextCache(measurer: measurer, store: store)
-        let queries = texts(count).map { StoreQuery(text: TextKey($0), style: TextStyle(size: 15), width: 320) }
+        let queries = texts(count).map { MeasureRequest(text: $0, style: TextStyle(size: 15), width: 320) }
         _ = cache.measurements(for: queries)
         store.flush()
         return queries

@@ -1,6 +1,7 @@
-import CFreeType
+import CHarfBuzzFreeType
 import CUnicodeBreak
 import Testing
+import TextMeasureSupport
 @testable import TextMeasure
 
 /// Neutral clusters (spaces, controls) take the font of the text around them and Common clusters the

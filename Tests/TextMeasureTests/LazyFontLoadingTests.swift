@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 import Foundation
 import Testing
 @testable import TextMeasure

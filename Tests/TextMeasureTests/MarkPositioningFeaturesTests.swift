@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 import Testing
 @testable import TextMeasure
 

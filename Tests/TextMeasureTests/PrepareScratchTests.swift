@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TextMeasureSupport
 @testable import TextMeasure
 
 @Suite("Preparation scratch")

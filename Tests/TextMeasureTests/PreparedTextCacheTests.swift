@@ -1,4 +1,5 @@
 import Testing
+import TextMeasureSupport
 @testable import TextMeasure
 
 /// `PreparedTextCache`'s count and byte bounds.

@@ -15,7 +15,7 @@ public protocol MeasurementStore: AnyObject, Sendable {
     ///   - fonts: The cascade the measurements are made with.
     /// - Returns: One element per query.
     /// - Complexity: One look-up per query, batched (one read transaction for the whole array).
-    func measurements(for queries: [StoreQuery], fonts: FontCascade) -> [StoredMeasurement?]
+    func measurements(for queries: [MeasureRequest], fonts: FontCascade) -> [StoredMeasurement?]
 
     /// Queues measurements to be saved, and returns without waiting for them to be written.
     ///
@@ -23,32 +23,17 @@ public protocol MeasurementStore: AnyObject, Sendable {
     ///   - measurements: What `queries` measured, in the same order (same count).
     ///   - queries: The texts, styles and widths measured.
     ///   - fonts: The cascade they were measured with.
-    func save(_ measurements: [StoredMeasurement], for queries: [StoreQuery], fonts: FontCascade)
+    func save(_ measurements: [StoredMeasurement], for queries: [MeasureRequest], fonts: FontCascade)
 
     /// Waits until everything queued by ``save(_:for:fonts:)`` before this call is written (or
     /// dropped because the store cannot be written).
     func flush()
 }
 
-/// What a ``MeasurementStore`` is asked: a text in a style at a width.
-public struct StoreQuery: Hashable, Sendable {
-    /// The text (hashed once).
-    public var text: TextKey
-    /// Its style.
-    public var style: TextStyle
-    /// The width in pixels; a store compares it in layout units (1/1024 px, rounded as layout does).
-    public var width: Double
-
-    /// A query for `text` in `style` at `width`.
-    public init(text: TextKey, style: TextStyle, width: Double) {
-        self.text = text
-        self.style = style
-        self.width = width
-    }
-
-    /// The width in layout units (1/1024 px), or nil when it is outside ``MeasurementLimits/width``.
-    public var widthUnits: Int? { MeasurementLimits.unitsIfValid(width: width) }
-}
+/// What a ``MeasurementStore`` was asked before ``MeasureRequest`` served all three uses (a batch, a
+/// store, the batch protocol): a text in a style at a width.
+@available(*, deprecated, renamed: "MeasureRequest")
+public typealias StoreQuery = MeasureRequest
 
 /// A measurement without its lines: what a ``MeasurementStore`` keeps, and the widths (in layout
 /// units, 1/1024 px) over which it holds.

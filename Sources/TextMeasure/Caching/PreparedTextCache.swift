@@ -1,3 +1,5 @@
+import TextMeasureSupport
+
 /// A bounded, thread-safe cache of prepared texts, so that the same text in the same style is shaped
 /// once however many widths it is laid out at.
 ///
@@ -214,8 +216,8 @@ public final class PreparedTextCache: Sendable {
         throws(TextMeasureError) -> TextMeasurement {
         try MeasurementLimits.check(width: width)
         guard let store else { return try prepared(text, style: style).layout(width: width, withLines: withLines) }
-        let query = StoreQuery(text: text, style: style, width: width)
-        return try measurements(for: [query], withLines: withLines, store: store)[0].get()
+        let query = MeasureRequest(text: text.text, style: style, width: width)
+        return try measurements(for: [query], keys: [text], withLines: withLines, store: store)[0].get()
     }
 
     /// Measures many texts without their lines: memory first, then one batched look-up in the
@@ -226,19 +228,25 @@ public final class PreparedTextCache: Sendable {
     ///   out of range) gets its error and the others go on.
     /// - Complexity: One lock per query for memory, one store read for the misses, and preparing the
     ///   texts neither holds (linear in their length).
-    public func measurements(for queries: [StoreQuery]) -> [Result<TextMeasurement, TextMeasureError>] {
+    public func measurements(for queries: [MeasureRequest]) -> [Result<TextMeasurement, TextMeasureError>] {
+        measurements(for: queries, keys: queries.map { TextKey($0.text) })
+    }
+
+    /// ``measurements(for:)`` for requests whose texts' keys are made already (`keys[i]` is
+    /// `queries[i].text`'s).
+    package func measurements(for queries: [MeasureRequest], keys: [TextKey]) -> [Result<TextMeasurement, TextMeasureError>] {
         guard let store else {
-            return queries.map { query in
+            return zip(queries, keys).map { query, key in
                 Result { () throws(TextMeasureError) -> TextMeasurement in
-                    try measure(query.text, style: query.style, width: query.width, withLines: false)
+                    try measure(key, style: query.style, width: query.width, withLines: false)
                 }
             }
         }
-        return measurements(for: queries, withLines: false, store: store)
+        return measurements(for: queries, keys: keys, withLines: false, store: store)
     }
 
-    private func measurements(for queries: [StoreQuery], withLines: Bool, store: any MeasurementStore)
-        -> [Result<TextMeasurement, TextMeasureError>] {
+    private func measurements(for queries: [MeasureRequest], keys: [TextKey], withLines: Bool,
+                              store: any MeasurementStore) -> [Result<TextMeasurement, TextMeasureError>] {
         var results = [Result<TextMeasurement, TextMeasureError>?](repeating: nil, count: queries.count)
         // 1. Memory: a held prepared text lays out in arithmetic, faster than any store.
         var missing: [Int] = []
@@ -250,7 +258,7 @@ public final class PreparedTextCache: Sendable {
                 results[index] = .failure(error)
                 continue
             }
-            let key = Key(text: query.text, style: query.style)
+            let key = Key(text: keys[index], style: query.style)
             let held = state.withLock { state -> PreparedText? in
                 let value = state.store.value(for: key, hash: key.fileHash)?.text
                 if value != nil { state.statistics.hits += 1 }
@@ -267,7 +275,7 @@ public final class PreparedTextCache: Sendable {
         guard !missing.isEmpty else { return results.map { $0! } }   // every slot was filled above
         // 2. The store, once for all the texts memory lacked (a measurement with lines needs layout).
         let stored = withLines ? [] : store.measurements(for: missing.map { queries[$0] }, fonts: measurer.cascade)
-        var measuredQueries: [StoreQuery] = []
+        var measuredQueries: [MeasureRequest] = []
         var measured: [StoredMeasurement] = []
         var storeHits = 0
         for (position, index) in missing.enumerated() {
@@ -279,7 +287,7 @@ public final class PreparedTextCache: Sendable {
             // 3. Measured; queued for the store.
             let query = queries[index]
             let result = Result { () throws(TextMeasureError) -> TextMeasurement in
-                try prepared(query.text, style: query.style).layout(width: query.width, withLines: withLines)
+                try prepared(keys[index], style: query.style).layout(width: query.width, withLines: withLines)
             }
             if case .success(let measurement) = result {
                 measuredQueries.append(query)

@@ -1,5 +1,6 @@
 
 #if canImport(Glibc)
+import TextMeasureSupport
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

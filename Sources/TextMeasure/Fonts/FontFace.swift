@@ -1,4 +1,5 @@
-import CFreeType
+import TextMeasureSupport
+import CHarfBuzzFreeType
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 
 /// Checks font files with FreeType before they are used, so that a bad file is refused when its
 /// cascade is made, with FreeType's precise reason. HarfBuzz alone is more lenient: it opens a file

@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 
 /// An immutable `hb_font_t`: one ``FontFace`` at one scale (pixels × the layout units per pixel, see
 /// `TextStyle.unitsPerPixel`: 1,024 as Pango, 65,536 in the browser modes as Blink).

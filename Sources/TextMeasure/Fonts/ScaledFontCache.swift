@@ -1,3 +1,5 @@
+import TextMeasureSupport
+
 /// A cascade's HarfBuzz fonts at the sizes used most recently: at most `capacity` sizes, the least
 /// recently used evicted first, so that a stream of ever new sizes (a batch of 5,000 distinct sizes)
 /// holds a bounded number of `hb_font_t`s instead of one per size forever.

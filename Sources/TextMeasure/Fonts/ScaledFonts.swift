@@ -1,3 +1,5 @@
+import TextMeasureSupport
+
 /// A cascade's HarfBuzz fonts at one scale, each made the first time it is asked for: shaping a
 /// Latin text at a new size makes the primary font's `hb_font_t` only, not one per font of the cascade.
 ///

@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 import CUnicodeBreak
 
 /// Shapes measured lines again as they are drawn: for ``TextMeasurer/glyphLayout(of:style:width:)``.
@@ -114,7 +114,7 @@ struct LineShaper {
             Self.reorderVisually(&pieces)
             var x = 0
             let glyphRuns = pieces.map { piece in
-                shape(piece, of: bytes, font: fonts.handle(at: piece.run.font).pointer, buffer: scratch.buffer, x: &x)
+                shape(piece, of: bytes, font: fonts.handle(at: piece.run.font).pointer, buffer: scratch.shape.buffer, x: &x)
             }
             glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,
                                         isRightToLeft: paragraphLevel == 1, runs: glyphRuns))

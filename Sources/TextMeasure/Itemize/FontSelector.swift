@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc

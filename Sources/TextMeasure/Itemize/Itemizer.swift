@@ -1,4 +1,5 @@
-import CFreeType
+import TextMeasureSupport
+import CHarfBuzzFreeType
 import CUnicodeBreak
 
 /// A maximal stretch of grapheme clusters with one font and one script: the unit HarfBuzz shapes.

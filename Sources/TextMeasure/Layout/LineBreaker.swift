@@ -41,15 +41,6 @@
 /// widest line a line would lose its last piece (or its hanging space); at the smallest width that
 /// lets some line take in what went to the next line, that line would change.
 struct LineBreaker {
-    /// Blink's LayoutUnit, 1/64 px, in layout units of `unitsPerPixel` a pixel (see
-    /// `TextStyle.unitsPerPixel`): the browser modes' grid of widths and positions.
-    static func layoutUnit(unitsPerPixel: Int) -> Int { unitsPerPixel / 64 }
-
-    /// `value` (not negative) rounded up to a whole multiple of `unit`, a LayoutUnit.
-    static func roundedUp(_ value: Int, toMultipleOf unit: Int) -> Int {
-        (value + unit - 1) / unit * unit
-    }
-
     /// What a layout found. Widths are in the text's layout units (`TextStyle.unitsPerPixel`).
     struct Outcome: Equatable {
         var lineCount = 0
@@ -320,7 +311,7 @@ struct LineBreaker {
             self.maxLines = maxLines
             self.lines = lines
             fitsInContextFirst = prepared.style.breaking.isBrowser
-            layoutUnit = LineBreaker.layoutUnit(unitsPerPixel: unitsPerPixel)
+            layoutUnit = LayoutUnit.inUnits(unitsPerPixel: unitsPerPixel)
             pangoReach = Int(1.5 * prepared.style.size * Double(unitsPerPixel))
         }
 
@@ -505,7 +496,7 @@ struct LineBreaker {
             guard first > line.firstCluster else { return 0 }
             let piece = x - pieceStart + Int(clusters[last].breakAdjust)
             let unit = layoutUnit
-            func roundedUp(_ value: Int) -> Int { LineBreaker.roundedUp(value, toMultipleOf: unit) }
+            func roundedUp(_ value: Int) -> Int { LayoutUnit.roundedUp(value, toMultipleOf: unit) }
             if line.itemStart > 0 && pieceStart >= line.itemStart {
                 // After a tab: the item starts there, after the LayoutUnits of the items before it.
                 return roundedUp(line.itemStart) + roundedUp(pieceStart - line.itemStart) + piece

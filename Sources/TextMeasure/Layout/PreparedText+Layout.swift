@@ -57,7 +57,7 @@ extension PreparedText {
     @inline(__always)
     private func fillWidth(_ units: Int) -> Int {
         guard style.breaking.isBrowser else { return units }
-        let unit = LineBreaker.layoutUnit(unitsPerPixel: 1024)
+        let unit = LayoutUnit.inUnits(unitsPerPixel: 1024)
         return (units - units % unit + unit) * (style.unitsPerPixel / 1024)
     }
 
@@ -69,8 +69,8 @@ extension PreparedText {
     private func unitBounds(_ outcome: LineBreaker.Outcome) -> (lower: Int, upper: Int) {
         guard style.breaking.isBrowser else { return (outcome.minimumWidth, outcome.changeWidth) }
         let k = style.unitsPerPixel / 1024
-        let unit = LineBreaker.layoutUnit(unitsPerPixel: 1024)
-        func roundedUp(_ value: Int) -> Int { LineBreaker.roundedUp(value, toMultipleOf: unit) }
+        let unit = LayoutUnit.inUnits(unitsPerPixel: 1024)
+        func roundedUp(_ value: Int) -> Int { LayoutUnit.roundedUp(value, toMultipleOf: unit) }
         let minimum = (outcome.minimumWidth + k - 1) / k
         let lower = roundedUp(max(0, minimum - unit))
         guard outcome.changeWidth != Int.max else { return (lower, Int.max) }

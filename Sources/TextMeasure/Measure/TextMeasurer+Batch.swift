@@ -1,6 +1,8 @@
 import Dispatch
+import TextMeasureSupport
 
-/// One text to measure in a batch.
+/// A text in a style at a width: one item of a batch (``TextMeasurer/measure(_:)``), what a
+/// ``MeasurementStore`` is asked, and a line of the batch protocol.
 public struct MeasureRequest: Hashable, Sendable {
     /// The text to measure.
     public var text: String
@@ -20,6 +22,20 @@ public struct MeasureRequest: Hashable, Sendable {
         self.style = style
         self.width = width
     }
+
+    /// A request for `text`'s text (a ``MeasurementStore``'s form before ``MeasureRequest`` served it).
+    ///
+    /// - Parameters:
+    ///   - text: The text, as a key.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in pixels.
+    @available(*, deprecated, message: "Use init(text:style:width:) with the String")
+    public init(text: TextKey, style: TextStyle, width: Double) {
+        self.init(text: text.text, style: style, width: width)
+    }
+
+    /// The width in layout units (1/1024 px), or nil when it is outside ``MeasurementLimits/width``.
+    public var widthUnits: Int? { MeasurementLimits.unitsIfValid(width: width) }
 }
 
 extension TextMeasurer {
@@ -32,40 +48,10 @@ extension TextMeasurer {
     ///   ``measure(_:style:width:)`` throws for it.
     /// - Complexity: The requests' measurements, spread over every core a few requests at a time.
     public func measure(_ requests: [MeasureRequest]) -> [Result<TextMeasurement, TextMeasureError>] {
-        Self.concurrentMap(requests) { request in
+        ConcurrentMap.map(requests) { request in
             Result { () throws(TextMeasureError) -> TextMeasurement in
                 try measure(request.text, style: request.style, width: request.width)
             }
         }
     }
-
-    /// `transform` applied to every element on all cores, results in order.
-    ///
-    /// Elements are handed out a few at a time as cores become free (Dispatch's `concurrentPerform`),
-    /// so a slow element holds up only its own small block. Blocks stay small because the elements
-    /// here are measured texts (tens of microseconds each): with large blocks, one core can be left
-    /// finishing a block of milliseconds while the others wait.
-    @usableFromInline package static func concurrentMap<Element: Sendable, Result: Sendable>(
-        _ elements: [Element], _ transform: @Sendable (Element) -> Result
-    ) -> [Result] {
-        guard elements.count > 1 else { return elements.map(transform) }
-        let blockSize = max(1, min(8, elements.count / 256))
-        let blocks = (elements.count + blockSize - 1) / blockSize
-        return [Result](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
-            let slots = SendableBuffer(buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: blocks) { block in
-                for index in (block * blockSize)..<min(elements.count, (block + 1) * blockSize) {
-                    // Each index is written by exactly one block.
-                    (slots.base + index).initialize(to: transform(elements[index]))
-                }
-            }
-            initialized = elements.count
-        }
-    }
-}
-
-/// A buffer's base address handed to concurrent closures that write disjoint elements.
-package struct SendableBuffer<Element>: @unchecked Sendable {
-    package let base: UnsafeMutablePointer<Element>
-    package init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
 }

@@ -1,3 +1,4 @@
+import TextMeasureSupport
 import CUnicodeBreak
 
 /// Measures how tall text will be at a width, without rendering it.
@@ -173,7 +174,8 @@ public final class TextMeasurer: Sendable {
     /// Typical and widest advances per script for this cascade, built on first use.
     var advanceProfile: AdvanceProfile {
         if let profile = profile.withLock({ $0 }) { return profile }
-        let built = AdvanceProfile(measurer: self)   // outside the lock: it measures
+        // Outside the lock: it measures.
+        let built = AdvanceProfile(fonts: cascade.fonts) { try? measure($0, style: TextStyle(size: 1000), width: 1e9) }
         return profile.withLock { stored in
             if let stored { return stored }
             stored = built

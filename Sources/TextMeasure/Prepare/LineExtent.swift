@@ -68,12 +68,6 @@ struct LineExtent: Hashable, Sendable {
     }
 }
 
-/// Blink's unit of layout, 1/64 px: what browser-mode line heights are measured in.
-enum LayoutUnit {
-    /// LayoutUnits in a pixel.
-    static let perPixel = 64
-}
-
 /// From ``byteStart`` to the next run's start, the fonts of the text's clusters reach this
 /// ``extent``: the prepared text's record of which fonts each line will hold.
 struct ExtentRun: Hashable, Sendable {

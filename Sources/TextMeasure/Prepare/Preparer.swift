@@ -1,4 +1,5 @@
-import CFreeType
+import TextMeasureSupport
+import CHarfBuzzFreeType
 import CUnicodeBreak
 
 /// Turns text into a ``PreparedText``: paragraphs → break analysis (ICU) → clusters and runs
@@ -111,7 +112,7 @@ struct Preparer {
     static func tabSpacing(_ fonts: ScaledFonts, style: TextStyle) -> (stop: Int, minimum: Int) {
         if style.breaking.isBrowser {
             let stop = unroundedTabStop(fonts, scale: style.scale, unitsPerPixel: style.unitsPerPixel)
-            return (stop, max(stop / 16, LineBreaker.layoutUnit(unitsPerPixel: style.unitsPerPixel)))
+            return (stop, max(stop / 16, LayoutUnit.inUnits(unitsPerPixel: style.unitsPerPixel)))
         }
         let stop = tabStop(fonts, unitsPerPixel: style.unitsPerPixel)
         return (stop, stop / 8)
@@ -296,16 +297,16 @@ struct Preparer {
             if case .natural = context.style.lineHeight { appendExtentRuns(scratch.clusters, base: base, context) }
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
-            let output = scratch.shaperOutput
+            let output = scratch.shape.shaperOutput
             for run in scratch.runs {
                 let font = context.fonts.handle(at: run.font)
                 if run.startsInsideGrapheme {
-                    scratch.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch, output: output)
+                    scratch.shape.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
                 } else if let shapeCache = context.shapeCache {
                     shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: font.pointer,
-                                     fontID: font.id, scratch: scratch, output: output)
+                                     fontID: font.id, scratch: scratch.shape, output: output)
                 } else {
-                    Shaper.shape(run, of: bytes, font: font.pointer, scratch: scratch, output: output)
+                    Shaper.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
                 }
             }
             // ...and are spread over the grapheme clusters each covers; where a ligature covers several,
@@ -488,7 +489,7 @@ struct Preparer {
         /// to 32 bits (±2^31 units, two million pixels: more than any cluster at any size allowed).
         /// The ligatures are listed in `scratch.ligatures` for `measureBreaksInsideShapedClusters`.
         private mutating func distributeAdvances(byteCount: Int, firstCluster: Int, scratch: PrepareScratch) {
-            let output = scratch.shaperOutput
+            let output = scratch.shape.shaperOutput
             let clusterAtByte = scratch.clusterAtByte
             var ligatures = scratch.ligatures
             scratch.ligatures = []
@@ -543,7 +544,7 @@ struct Preparer {
         private mutating func measureBreaksInsideShapedClusters(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
                                                                 _ context: Context) {
             let scratch = context.scratch
-            let output = scratch.shaperOutput
+            let output = scratch.shape.shaperOutput
             let itemized = scratch.clusters
             let limit = Self.maximumReshapedBytes
             var runIndex = 0
@@ -601,7 +602,7 @@ struct Preparer {
                                         run: Run, font handle: HBFont.Handle, _ context: Context) -> LigatureBreakCache.Widths {
             let font = handle.pointer
             if context.breaking.isBrowser {
-                let scratch = context.scratch
+                let scratch = context.scratch.shape
                 return LigatureBreakCache.Widths(
                     head: Shaper.advanceEndingLine(window.lowerBound..<boundary, in: bytes, run: run, font: font,
                                                    scratch: scratch),
@@ -611,7 +612,7 @@ struct Preparer {
             let key = cache == nil ? nil
                 : LigatureBreakCache.key(window: window, boundary: boundary, of: bytes, run: run, font: handle.id)
             if let key, let widths = cache?.widths(for: key) { return widths }
-            let scratch = context.scratch
+            let scratch = context.scratch.shape
             let widths = LigatureBreakCache.Widths(
                 head: Shaper.advance(of: window.lowerBound..<boundary, in: bytes, run: run, font: font, scratch: scratch),
                 tail: Shaper.advance(of: boundary..<window.upperBound, in: bytes, run: run, font: font, scratch: scratch))

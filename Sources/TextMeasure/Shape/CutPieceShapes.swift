@@ -7,7 +7,7 @@
 /// "👩‍" repeated costs HarfBuzz 6.0 about 13 µs per emoji: the color font's ligature set for 👩 and
 /// 👨 holds hundreds of sequences, tried one by one.
 ///
-/// Thread safety: part of a ``PrepareScratch``, used by one thread at a time.
+/// Thread safety: part of a ``ShapeScratch``, used by one thread at a time.
 struct CutPieceShapes {
     /// A piece: its font (index in the cascade), script and bytes.
     private struct Key: Hashable {
@@ -35,7 +35,7 @@ struct CutPieceShapes {
     /// Shapes `run` (a piece of a cut cluster), or writes the shape it had before, to `output`. Pieces
     /// in a joining script, whose shaping reads the text around them, are always shaped.
     mutating func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer,
-                        scratch: PrepareScratch, output: Shaper.Output) {
+                        scratch: ShapeScratch, output: Shaper.Output) {
         guard !ShapeCache.readsContext(run.script) else {
             Shaper.shape(run, of: bytes, font: font, scratch: scratch, output: output)
             return

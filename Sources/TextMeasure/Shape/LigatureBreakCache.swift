@@ -1,4 +1,5 @@
-import CFreeType
+import TextMeasureSupport
+import CHarfBuzzFreeType
 
 /// What the two pieces of a ligature broken between its grapheme clusters measure on their own (see
 /// `Preparer`'s `measureBreaksInsideShapedClusters`), remembered across texts: "fi" and "ffi" recur in

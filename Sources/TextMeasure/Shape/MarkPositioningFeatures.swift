@@ -1,4 +1,4 @@
-import CFreeType
+import CHarfBuzzFreeType
 
 /// The GPOS features of a face that only place marks, which shaping for measurement switches off.
 ///

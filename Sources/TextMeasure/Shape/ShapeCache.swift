@@ -1,4 +1,5 @@
-import CFreeType
+import TextMeasureSupport
+import CHarfBuzzFreeType
 import CUnicodeBreak
 import Synchronization
 
@@ -253,7 +254,7 @@ final class ShapeCache: @unchecked Sendable {
     /// adjustment at its byte offset in the paragraph. `font` is the `hb_font_t` of the font whose
     /// identity is `fontID` (the caller holds its ``HBFont``).
     func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-               font: OpaquePointer, fontID: HBFont.ID, scratch: PrepareScratch, output: Shaper.Output) {
+               font: OpaquePointer, fontID: HBFont.ID, scratch: ShapeScratch, output: Shaper.Output) {
         // Piece boundaries: break opportunities at grapheme boundaries inside the run.
         var bounds = scratch.pieceBounds
         var keys = scratch.pieceKeys

@@ -1,11 +1,11 @@
-import CFreeType
+import CHarfBuzzFreeType
 
 /// Shapes runs with HarfBuzz and reports glyph advances per HarfBuzz cluster.
 ///
 /// Widths are integers in layout units (the HarfBuzz font scale is size × `TextStyle.unitsPerPixel`:
 /// 1/1024 px as Pango computes them, 1/65536 px as Blink does), unhinted and unrounded to pixels;
 /// kerning and ligatures are on (HarfBuzz defaults).
-/// The `hb_buffer_t` passed in belongs to the calling thread (see ``PrepareScratch``).
+/// The `hb_buffer_t` passed in belongs to the calling thread (see ``ShapeScratch``).
 enum Shaper {
     /// Where shaping results go: per byte offset of the paragraph, the advance of the HarfBuzz cluster
     /// starting there, whether one starts there, its break adjustment, and whether HarfBuzz marked the
@@ -41,7 +41,7 @@ enum Shaper {
     /// last glyph, clamped to 32 bits.
     /// `font` is an immutable `hb_font_t` (see ``HBFont``), passed as a raw pointer so that two threads
     /// shaping with the same font do not contend on its reference count.
-    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, scratch: PrepareScratch,
+    static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, scratch: ShapeScratch,
                       output: Output) {
         for offset in run.start..<run.end {
             output.advance[offset] = 0
@@ -85,7 +85,7 @@ enum Shaper {
     /// inside a ligature draws it: the text around it is passed as context (so Arabic letters keep their
     /// joined forms, as in Pango), but no ligature or kerning reaches across the range's edges.
     static func advance(of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, run: Run, font: OpaquePointer,
-                        scratch: PrepareScratch) -> Int {
+                        scratch: ShapeScratch) -> Int {
         guard let (_, positions, count) = shapeGlyphs(range, of: bytes, run: run, font: font, scratch: scratch) else {
             return 0
         }
@@ -98,7 +98,7 @@ enum Shaper {
     /// after it, as Blink shapes the last piece of a line that ends inside a ligature (Arabic lam
     /// then takes its isolated or final form, not the one joined to the alef on the next line).
     static func advanceEndingLine(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, run: Run,
-                                  font: OpaquePointer, scratch: PrepareScratch) -> Int {
+                                  font: OpaquePointer, scratch: ShapeScratch) -> Int {
         advance(of: range, in: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), run: run, font: font,
                 scratch: scratch)
     }
@@ -106,7 +106,7 @@ enum Shaper {
     /// Shapes `range` (inside `run`) of the paragraph in the scratch's buffer, with the paragraph as
     /// context; returns the buffer's glyphs, or nil when there are none (or HarfBuzz ran out of memory).
     private static func shapeGlyphs(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, run: Run,
-                                    font: OpaquePointer, scratch: PrepareScratch)
+                                    font: OpaquePointer, scratch: ShapeScratch)
         -> (UnsafeMutablePointer<hb_glyph_info_t>, UnsafeMutablePointer<hb_glyph_position_t>, Int)? {
         let buffer = scratch.buffer
         hb_buffer_clear_contents(buffer)

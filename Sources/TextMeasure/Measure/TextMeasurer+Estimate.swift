@@ -1,0 +1,150 @@
+extension TextMeasurer {
+    /// Estimates the height of `text` at `width` without shaping or break analysis: a pass over the
+    /// text's scalars adding each script's typical advance.
+    ///
+    /// Two answers: ``TextEstimate/height``, the expected height (assuming lines are filled to 93 % on
+    /// average), and ``TextEstimate/maximumHeight``, an upper bound for callers that must not clip. The
+    /// bound comes from greedy line filling itself: two consecutive lines of a paragraph always hold
+    /// more than the width (otherwise the second line's first piece would have joined the first), so a
+    /// paragraph of total advance A has at most ⌊2A / width⌋ + 1 lines, and never more than two per
+    /// character. A is bounded using the widest glyph of each script in the cascade, padded by 15 % for
+    /// shaping.
+    ///
+    /// With a natural line height, lines are as tall as their fonts make them (see
+    /// ``TextMeasurement/Line/height``): the expected height gives each paragraph's lines the height
+    /// of a line holding the fonts its scripts' everyday text is drawn with (a Thai paragraph, Noto Sans
+    /// Thai's), and the bound the height of a line holding every font that draws some character of
+    /// its scripts.
+    ///
+    /// - Parameters:
+    ///   - text: The text to estimate.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in pixels.
+    /// - Returns: The expected and the maximum line count and height, both within the style's line
+    ///   limit; all 0 for empty text.
+    /// - Throws: A ``TextMeasureError`` for a value of `style` outside ``MeasurementLimits``, or
+    ///   ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``.
+    /// - Complexity: O(*n*) in the text's Unicode scalars. A measurer's first estimate also builds its
+    ///   per-script advance profile, measuring a sample text per script (once per measurer).
+    public func estimate(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextEstimate {
+        try style.validate()
+        try MeasurementLimits.check(width: width)
+        let profile = advanceProfile
+        let fonts = fonts(scale: style.scale)
+        return withExtendedLifetime(fonts) {
+            var heights = EstimatedLineHeights(Preparer.lineHeights(style, fonts: fonts), profile: profile) {
+                Preparer.extent(ofFont: $0, fonts, style: style)
+            }
+            return estimate(text, style: style, width: width, profile: profile, heights: &heights)
+        }
+    }
+
+    private func estimate(_ text: String, style: TextStyle, width: Double, profile: AdvanceProfile,
+                          heights: inout EstimatedLineHeights) -> TextEstimate {
+        var lines = 0, maximumLines = 0
+        var typical = 0.0, maximum = 0.0, scalars = 0
+        /// The script classes of the paragraph so far, one bit each.
+        var classes: UInt32 = 0
+        var isEmpty = true
+        let limit = style.maxLines > 0 ? style.maxLines : Int.max
+
+        func endParagraph() {
+            let typicalWidth = typical * style.size, maximumWidth = maximum * 1.15 * style.size
+            // Both counts are capped at two lines per character (the bound's own ceiling) while still
+            // Doubles, so that no width or size converts out of Int's range, and the expected count
+            // never exceeds the bound.
+            let ceiling = Double(max(1, 2 * scalars))
+            let bound = max(1, Int(min((2 * maximumWidth / width).rounded(.down) + 1, ceiling)))
+            let expected = min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
+            // Within the line limit, the paragraphs' lines in order.
+            let shown = min(expected, limit - lines), shownMaximum = min(bound, limit - maximumLines)
+            heights.add(lines: shown, maximumLines: shownMaximum, classes: classes)
+            lines += shown
+            maximumLines += shownMaximum
+            typical = 0
+            maximum = 0
+            scalars = 0
+            classes = 0
+        }
+
+        var previous: UInt32 = 0
+        for scalar in text.unicodeScalars {
+            isEmpty = false
+            let value = scalar.value
+            switch value {
+            case 0x0A where previous == 0x0D:
+                break   // \r\n is one break
+            case 0x0A, 0x0D, 0x2028, 0x2029:
+                endParagraph()
+            default:
+                let scriptClass = ScriptClass.of(value).rawValue
+                typical += profile.typical[scriptClass]
+                maximum += profile.maximum[scriptClass]
+                classes |= 1 << UInt32(scriptClass)
+                scalars += 1
+            }
+            previous = value
+        }
+        if isEmpty { return TextEstimate(lineCount: 0, height: 0, maximumLineCount: 0, maximumHeight: 0) }
+        endParagraph()
+        return TextEstimate(lineCount: lines, height: heights.height, maximumLineCount: maximumLines,
+                            maximumHeight: heights.maximumHeight)
+    }
+}
+
+/// Adds up an estimate's line heights paragraph by paragraph: with a natural line height, a
+/// paragraph's lines are as tall as a line holding the fonts of its script classes (see
+/// ``TextMeasurer/estimate(_:style:width:)``); otherwise each is the fixed height.
+private struct EstimatedLineHeights {
+    private let heights: LineHeights
+    private let profile: AdvanceProfile
+    /// A font's extent at the estimate's style.
+    private let extent: (Int) -> LineExtent
+    /// Natural heights so far, in line units; fixed heights count lines.
+    private var units = 0, maximumUnits = 0
+    private var lines = 0, maximumLines = 0
+
+    init(_ heights: LineHeights, profile: AdvanceProfile, extent: @escaping (Int) -> LineExtent) {
+        self.heights = heights
+        self.profile = profile
+        self.extent = extent
+    }
+
+    /// Counts a paragraph of `lines` expected and `maximumLines` at most, holding the script classes
+    /// whose bits `classes` sets (none: an empty paragraph).
+    mutating func add(lines: Int, maximumLines: Int, classes: UInt32) {
+        self.lines += lines
+        self.maximumLines += maximumLines
+        guard case .natural(let natural) = heights, lines > 0 || maximumLines > 0 else { return }
+        guard classes != 0 else {
+            units += lines * natural.empty.height
+            maximumUnits += maximumLines * natural.empty.height
+            return
+        }
+        var typical = natural.floor, most = natural.floor
+        var drawn = false
+        for scriptClass in ScriptClass.allCases where classes & (1 << UInt32(scriptClass.rawValue)) != 0 {
+            if let font = profile.typicalFont[scriptClass.rawValue] {
+                typical = typical.union(extent(font))
+                drawn = true
+            }
+            for font in profile.drawingFonts[scriptClass.rawValue] { most = most.union(extent(font)) }
+        }
+        // Only spaces, tabs or marks: they take the primary font's extent, or their neighbours'.
+        if !drawn { typical = typical.union(natural.empty) }
+        units += lines * typical.height
+        maximumUnits += maximumLines * most.union(natural.empty).height
+    }
+
+    /// The expected lines' height in pixels.
+    var height: Double { total(units, lines) }
+    /// The maximum lines' height in pixels.
+    var maximumHeight: Double { total(maximumUnits, maximumLines) }
+
+    private func total(_ units: Int, _ lines: Int) -> Double {
+        switch heights {
+        case .fixed(let height, _): Double(lines) * height
+        case .natural(let natural): Double(units) / Double(natural.unitsPerPixel)
+        }
+    }
+}

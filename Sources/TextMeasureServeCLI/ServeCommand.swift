@@ -1,0 +1,92 @@
+import ArgumentParser
+import Logging
+import TextMeasure
+import TextMeasureBatch
+import TextMeasureCommands
+import TextMeasureHTTP
+import TextMeasureStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `textmeasure-serve` (also run as `textmeasure serve`): heights over HTTP until SIGTERM or SIGINT.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "textmeasure serve",
+        abstract: "Measure text over HTTP: POST /v1/measure, GET /healthz, GET /metrics.",
+        discussion: """
+            POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
+            "maxLines"?: Int, "breaking"?: "pango" | "browser" | "browser-strict"}, other fields echoed) or an array of them, and answers with the batch \
+            protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections and \
+            lets requests in flight finish; then what was measured is written to the height store \
+            (--store) before the process exits. --size, --max-lines and --breaking are the style of items \
+            without "size", "maxLines" and "breaking".
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (printed on standard output).")
+    var port = 8080
+
+    @OptionGroup var styleOptions: StyleOptions
+
+    @Option(help: "Prepared texts kept for reuse (see `textmeasure batch --help`).")
+    var cachedTexts = 1_000
+
+    @Option(help: "Megabytes (MiB) the prepared texts kept may take together.")
+    var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
+
+    @Option(help: ArgumentHelp("""
+        A height store (SQLite file, created if missing), shared with `textmeasure batch --store` and \
+        other processes: results found there are not measured, and what is measured is saved there. An \
+        unusable file is skipped with a warning.
+        """, valueName: "path"))
+    var store: String?
+
+    @Option(help: "The largest request body, in bytes (413 beyond).")
+    var maxBodyBytes = ServerLimits().maximumBodyBytes
+
+    @Option(help: "The most items in one request (413 beyond).")
+    var maxItems = ServerLimits().maximumItems
+
+    @Option(help: "The longest \"text\" of an item, in UTF-8 bytes (413 beyond).")
+    var maxTextBytes = ServerLimits().maximumTextBytes
+
+    func validate() throws {
+        // The style options validate themselves (`StyleOptions.validate`).
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard maxBodyBytes > 0, maxItems > 0, maxTextBytes > 0 else {
+            throw ValidationError("--max-body-bytes, --max-items and --max-text-bytes must be positive")
+        }
+    }
+
+    func run() async throws {
+        let measurer: TextMeasurer
+        do {
+            let fonts = styleOptions.fonts
+            measurer = fonts.isEmpty ? try TextMeasurer() : try TextMeasurer(fonts: fonts.map(StyleOptions.fontFile))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+        let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
+        // Whatever ends the service (a signal, an error), what was measured reaches the file.
+        defer { heightStore?.flush() }
+        let processor = BatchProcessor(measurer: measurer, style: styleOptions.style, preparedTexts: max(1, cachedTexts),
+                                       preparedTextBytes: bytes, store: heightStore)
+        let server = MeasureServer(processor: processor, limits: ServerLimits(
+            maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes))
+        var logger = Logger(label: "textmeasure-serve")
+        logger.logLevel = .notice
+        let host = self.host
+        try await server.application(host: host, port: port, logger: logger) { port in
+            // One line on standard output, flushed: scripts and tests read the port from it.
+            print("textmeasure-serve: listening on http://\(host):\(port)")
+            fflush(nil)
+        }.runService()
+    }
+
+}

@@ -1,0 +1,61 @@
+/// A list of plain values (no references inside) in memory that a ``PrepareScratch`` owns and frees:
+/// appending checks only the capacity, and emptying the list sets its count to 0. No uniqueness check
+/// or reference count per append, which an `Array` kept in the scratch pays, nor the
+/// `removeAll(keepingCapacity:)` that hands it back.
+///
+/// A copy shares the memory: use one copy at a time, and store it back in the scratch when done (it
+/// may have grown into new memory). Elements are set in place through any copy.
+package struct ScratchList<Element>: RandomAccessCollection {
+    private var base: UnsafeMutablePointer<Element>?
+    package private(set) var count = 0
+    private var capacity = 0
+
+    package init() {
+        assert(_isPOD(Element.self), "ScratchList holds plain values only")
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+
+    package subscript(index: Int) -> Element {
+        get {
+            assert(index >= 0 && index < count)
+            return base.unsafelyUnwrapped[index]
+        }
+        nonmutating set {
+            assert(index >= 0 && index < count)
+            base.unsafelyUnwrapped[index] = newValue
+        }
+    }
+
+    @inline(__always)
+    package mutating func append(_ element: Element) {
+        if count == capacity { grow() }
+        (base.unsafelyUnwrapped + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Empties the list, keeping its memory.
+    package mutating func removeAll() {
+        count = 0
+    }
+
+    /// Frees the memory (the list is empty afterwards).
+    package mutating func deallocate() {
+        base?.deallocate()
+        base = nil
+        count = 0
+        capacity = 0
+    }
+
+    private mutating func grow() {
+        let newCapacity = Swift.max(16, 2 * capacity)
+        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        if let base {
+            newBase.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = newBase
+        capacity = newCapacity
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+import TextMeasure
+import TextMeasureBatch
+import TextMeasureHTTP
+
+/// `textmeasure serve` in-process: a real server on an ephemeral loopback port, real HTTP.
+@Suite("textmeasure serve", .serialized)
+struct MeasureServerTests {
+    static let measurer: TextMeasurer = {
+        do { return try TextMeasurer() } catch { fatalError("bundled fonts: \(error)") }
+    }()
+
+    static func processor() -> BatchProcessor {
+        BatchProcessor(measurer: measurer, style: TextStyle(size: 17), preparedTexts: 100)
+    }
+
+    /// What `textmeasure batch` writes for these lines (without the newlines).
+    static func batchOutput(_ lines: [String]) -> [String] {
+        let processor = processor()
+        return lines.map { line in
+            var out = ""
+            Array(line.utf8).withUnsafeBufferPointer { processor.process($0).write(to: &out) }
+            return out
+        }
+    }
+
+    /// Runs a server for the duration of `body`, then shuts it down gracefully and waits for it.
+    static func withServer<T: Sendable>(limits: ServerLimits = ServerLimits(),
+                                        _ body: @Sendable (Int, MeasureServer) async throws -> T) async throws -> T {
+        let server = MeasureServer(processor: processor(), limits: limits)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw HTTPTestClient.Failure(description: "no port") }
+            do {
+                let result = try await body(port, server)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+        }
+    }
+
+    static func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    @Test func healthz() async throws {
+        try await Self.withServer { port, _ in
+            let reply = try await HTTPTestClient.request(port: port, "GET", "/healthz")
+            #expect(reply.status == 200)
+            #expect(reply.body == #"{"status":"ok"}"#)
+        }
+    }
+
+    @Test func oneObjectGivesTheBatchResult() async throws {
+        let line = #"{"id":"a","text":"Hello, world! Measuring text without rendering it.","width":200}"#
+        try await Self.withServer { port, _ in
+            let reply = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: line)
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"] == "application/json")
+            #expect(reply.body == Self.batchOutput([line])[0])
+            let object = try #require(try Self.json(reply.body) as? [String: Any])
+            #expect(object["lineCount"] as? Int == 2)
+            #expect(object["id"] as? String == "a")
+        }
+    }
+
+    @Test func anArrayGivesBatchResultsInOrder() async throws {
+        let lines = [
+            #"{"id":1,"text":"你好，世界","width":40,"size":13}"#,
+            #"{"id":2,"width":100}"#,
+            #"{"id":3,"text":"x","width":1e12}"#,
+            #"[1]"#,
+            #"{"id":5,"text":"مرحبا بالعالم 👋","width":80,"maxLines":1}"#,
+            #"{"id":6,"text":"a","width":10,"maxLines":1.5}"#,
+        ]
+        try await Self.withServer { port, _ in
+            let reply = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                         body: "[" + lines.joined(separator: ",") + "]")
+            #expect(reply.status == 200)
+            #expect(reply.body == "[" + Self.batchOutput(lines).joined(separator: ",") + "]")
+            let array = try #require(try Self.json(reply.body) as? [[String: Any]])
+            #expect(array.count == lines.count)
+            #expect(array[1]["error"] as? String == "missing field \"text\"")
+            #expect((array[2]["error"] as? String)?.contains("\"width\" 1000000000000 is out of range") == true)
+            #expect(array[3]["error"] as? String == "each line must be a JSON object")
+            let empty = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: "[]")
+            #expect(empty.status == 200 && empty.body == "[]")
+        }
+    }
+
+    @Test func errors() async throws {
+        try await Self.withServer { port, _ in
+            let item = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: #"{"text":"x","width":0}"#)
+            #expect(item.status == 422)
+            #expect(item.body == Self.batchOutput([#"{"text":"x","width":0}"#])[0])
+            for (body, message) in [("{nope", "invalid JSON"), ("", "empty body: send a JSON object or an array of them"),
+                                    ("42", "the body must be a JSON object or an array of JSON objects")] {
+                let reply = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: body)
+                #expect(reply.status == 400)
+                #expect(try Self.json(reply.body) as? [String: String] == ["error": message])
+            }
+            let missing = try await HTTPTestClient.request(port: port, "GET", "/nowhere")
+            #expect(missing.status == 404)
+        }
+    }
+
+    @Test func limits() async throws {
+        let limits = ServerLimits(maximumBodyBytes: 2_000, maximumItems: 3, maximumTextBytes: 100)
+        try await Self.withServer(limits: limits) { port, _ in
+            let item = #"{"text":"x","width":10}"#
+            let many = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                        body: "[" + Array(repeating: item, count: 4).joined(separator: ",") + "]")
+            #expect(many.status == 413)
+            #expect(try Self.json(many.body) as? [String: String] == ["error": "4 items: at most 3 per request"])
+            let three = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                         body: "[" + Array(repeating: item, count: 3).joined(separator: ",") + "]")
+            #expect(three.status == 200)
+
+            let long = String(repeating: "é", count: 51)   // 102 bytes
+            let text = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                        body: "[\(item),{\"text\":\"\(long)\",\"width\":10}]")
+            #expect(text.status == 413)
+            #expect(try Self.json(text.body) as? [String: String] == ["error": "item 1: \"text\" is 102 bytes long: at most 100"])
+
+            let big = "[" + String(repeating: " ", count: 2_000) + "]"
+            let body = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: big)
+            #expect(body.status == 413)
+            #expect(try Self.json(body.body) as? [String: String] == ["error": "the body is larger than 2000 bytes"])
+
+            // Without a Content-Length: the reader stops at the limit.
+            let client = try HTTPTestClient(port: port)
+            let chunk = String(repeating: " ", count: 1_500)
+            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                  + "5dc\r\n\(chunk)\r\n5dc\r\n\(chunk)\r\n0\r\n\r\n")
+            let chunked = try await client.readReply()
+            #expect(chunked.status == 413)
+
+            // Widths and sizes go through MeasurementLimits, as in `batch`.
+            let size = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: #"{"text":"x","width":10,"size":0}"#)
+            #expect(size.status == 422)
+            #expect((try Self.json(size.body) as? [String: String])?["error"]?.hasPrefix("\"size\" 0 is out of range") == true)
+        }
+    }
+
+    @Test func metricsInPrometheusFormat() async throws {
+        try await Self.withServer { port, _ in
+            _ = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                 body: #"[{"text":"Hello","width":100},{"text":"Hello","width":50},{"width":1}]"#)
+            _ = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: "{")
+            _ = try await HTTPTestClient.request(port: port, "GET", "/healthz")
+            let reply = try await HTTPTestClient.request(port: port, "GET", "/metrics")
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+            let lines = reply.body.split(separator: "\n").map(String.init)
+            #expect(lines.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="200"} 1"#))
+            #expect(lines.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="400"} 1"#))
+            #expect(lines.contains(#"textmeasure_http_requests_total{path="/healthz",status="200"} 1"#))
+            #expect(lines.contains("# TYPE textmeasure_http_request_duration_seconds histogram"))
+            #expect(lines.contains(#"textmeasure_http_request_duration_seconds_count{path="/v1/measure"} 2"#))
+            #expect(lines.contains("textmeasure_items_measured_total 2"))
+            #expect(lines.contains("textmeasure_item_errors_total 1"))
+            #expect(lines.contains("textmeasure_prepared_text_hits 1.0"))
+            #expect(lines.contains("textmeasure_prepared_text_misses 1.0"))
+            #expect(lines.contains("textmeasure_prepared_text_hit_ratio 0.5"))
+            #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_piece_hit_ratio ") })
+            #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_span_hits ") })
+            #expect(lines.contains { $0.hasPrefix("textmeasure_shaped_pieces_resized ") })
+            // Every sample line: name{labels} value.
+            let sample = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (-?[0-9.e+-]+|\+Inf|NaN)$/
+            for line in lines where !line.hasPrefix("#") {
+                #expect(line.wholeMatch(of: sample) != nil, "not a sample line: \(line)")
+            }
+        }
+    }
+
+    @Test func aSlowClientDoesNotBlockOthers() async throws {
+        try await Self.withServer { port, _ in
+            // Sends its head and half its body, then waits.
+            let slow = try HTTPTestClient(port: port)
+            let body = #"{"text":"slow","width":100}"#
+            try await slow.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                                + body.prefix(10))
+            for _ in 0..<5 {
+                let reply = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: #"{"text":"fast","width":100}"#)
+                #expect(reply.status == 200)
+            }
+            try await slow.send(String(body.dropFirst(10)))
+            let reply = try await slow.readReply()
+            #expect(reply.status == 200)
+        }
+    }
+
+    @Test func gracefulShutdownLetsRequestsInFlightFinish() async throws {
+        let server = MeasureServer(processor: Self.processor())
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let body = #"{"id":"in flight","text":"Hello, world","width":100}"#
+            let client = try HTTPTestClient(port: port)
+            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                                  + body.prefix(20))
+            try await Task.sleep(for: .milliseconds(200))   // the server has read the head
+            await group.triggerGracefulShutdown()
+            try await Task.sleep(for: .milliseconds(200))
+            try await client.send(String(body.dropFirst(20)))
+            let reply = try await client.readReply()
+            #expect(reply.status == 200)
+            #expect(reply.body == Self.batchOutput([body])[0])
+            try await tasks.waitForAll()   // the server stopped
+            #expect(throws: (any Error).self) { try HTTPTestClient(port: port) }
+        }
+    }
+}
