@@ -200,8 +200,8 @@ int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
 
 // ---- Grapheme cluster boundaries (UAX #29, as ICU's char.txt rules implement it) ----
 //
-// ICU's rule-based iterator costs about 250 instructions per boundary; this state machine reads one
-// table byte per character. Per character: its Grapheme_Cluster_Break value (ICU's UGraphemeClusterBreak,
+// ICU's rule-based iterator walks its rules for every boundary; this state machine reads one table
+// byte per character (docs/performance-profile.md has the counts). Per character: its Grapheme_Cluster_Break value (ICU's UGraphemeClusterBreak,
 // 0...17, or GCB_EXTEND_CCC for an Extend with a non-zero combining class) in the low five bits;
 // GCB_PICT for Extended_Pictographic (either side of a ZWJ in an emoji sequence, GB11); and for ICU's
 // Indic conjunct rule (its GB9c, for Bengali, Devanagari, Gujarati, Malayalam, Oriya and Telugu),

@@ -14,7 +14,7 @@ enum BundledMeasurer {
     ///
     /// Not a `Result<TextMeasurer, FontError>`: the type of a generic value with a protocol requirement
     /// (`Failure: Error`) is made at run time by a search of every protocol conformance in the binary,
-    /// about 0.25 ms here, before loading could start.
+    /// which would delay the start of loading.
     private struct Load {
         var started = false
         var measurer: TextMeasurer?

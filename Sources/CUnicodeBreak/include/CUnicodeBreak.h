@@ -73,8 +73,8 @@ void cub_prepare(void);
 /// Loads ICU's dictionary break engines for the scripts whose letters of Line_Break class SA (Thai,
 /// Lao, Myanmar, Khmer and their neighbours) occur in the first `length` bytes of UTF-8 at `utf8` (at
 /// most the first 64 KiB are read; text written as JSON escapes is not seen), as the first analysis of
-/// such text would. ICU builds each engine's character sets on first use, about 1 ms for Thai, holding
-/// a lock every thread's first text of that script waits on; a thread with time to spare (a batch
+/// such text would. ICU builds each engine's character sets on first use, which takes long next to a
+/// text's measuring, holding a lock every thread's first text of that script waits on; a thread with time to spare (a batch
 /// waiting for its fonts) can take that cost off the first text. Also does what `cub_prepare` does.
 /// Thread-safe; returns the number of scripts whose SA letters were found.
 int32_t cub_prepare_dictionaries(const char *utf8, int32_t length);

@@ -130,7 +130,7 @@ public enum BundledFonts {
             var folder = Substring(executable)
             while !folder.isEmpty {
                 // Joined as Strings: `Substring + String` is generic code that looks its types'
-                // conformances up at run time (280 k instructions at start-up, a scan of every record).
+                // conformances up at run time, a scan of every conformance record at start-up.
                 let path = String(folder)
                 folders.append(path + "/Fonts")
                 folders.append(path + "/share/textmeasure/Fonts")

@@ -14,8 +14,8 @@ import Darwin
 /// ``FontFace``). So a Latin text loads the primary font only, and a CJK character loads the fonts
 /// before the CJK fallback (they must be asked whether they cover it) and the fallback itself, but
 /// not the fonts after it. Building the whole table from every font's character map
-/// (`hb_face_collect_unicodes`) took 3 M instructions per measurer, most of them for the CJK and
-/// Hangul fonts' tens of thousands of characters, whatever the text.
+/// (`hb_face_collect_unicodes`) would read the CJK and Hangul fonts' tens of thousands of characters
+/// for every measurer, whatever the text.
 ///
 /// Thread safety: `Sendable`; any number of threads at once, with no lock. An answer depends only on
 /// the cascade (immutable), so threads that find the same character unknown at the same moment compute

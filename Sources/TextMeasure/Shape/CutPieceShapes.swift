@@ -4,7 +4,7 @@
 ///
 /// Such pieces are runs of their own that the shaped-piece cache does not take (they are longer than
 /// its keys, and shaped without a dotted circle for a leading mark). Without this, a megabyte of
-/// "👩‍" repeated costs HarfBuzz 6.0 about 13 µs per emoji: the color font's ligature set for 👩 and
+/// "👩‍" repeated is slow in HarfBuzz 6.0 for every emoji: the color font's ligature set for 👩 and
 /// 👨 holds hundreds of sequences, tried one by one.
 ///
 /// Thread safety: part of a ``ShapeScratch``, used by one thread at a time.

@@ -16,8 +16,8 @@ import Synchronization
 package final class Locked<State> {
     @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The state, out of line: a stored `var` of a class would have every access checked for
-    /// exclusivity at run time (`swift_beginAccess`, about 120 instructions per lock), which the
-    /// mutex already guarantees.
+    /// exclusivity at run time (`swift_beginAccess` on every lock), which the mutex already
+    /// guarantees.
     @usableFromInline package let state: UnsafeMutablePointer<State>
 
     package init(_ state: State) {
@@ -68,8 +68,8 @@ extension UnsafeMutablePointer where Pointee == pthread_mutex_t {
     /// glibc's adaptive mutex spins a few dozen times before it sleeps, under a microsecond. A cache's
     /// critical section that stores an entry can take a page fault, a few microseconds, and longer
     /// when another thread is changing the process's mappings meanwhile (malloc growing its heap).
-    /// The waiter then slept, and waking it took 25 µs or more on the 2-CPU machine the batch is
-    /// measured on: 15 to 30 such sleeps in a batch of 16,000 multi-width lines.
+    /// The waiter then slept, and waking a sleeping thread costs far more than the wait it avoided
+    /// (docs/performance-profile.md, "Scaling with cores", has the counts).
     @inlinable @inline(__always)
     package func lockCacheMutex() {
         if pthread_mutex_trylock(self) != 0 { lockContendedCacheMutex() }

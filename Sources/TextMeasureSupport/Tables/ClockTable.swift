@@ -12,8 +12,7 @@
 ///
 /// The look-ups need `Key: Equatable`, the type does not: a generic type's requirements are checked
 /// when the runtime first makes its metadata, and a conformance check the first time scans every
-/// conformance of the (statically linked) binary, about 240,000 instructions at start-up per table
-/// type. Requirements on the methods are resolved where they are compiled.
+/// conformance of the (statically linked) binary, at start-up, once per table type. Requirements on the methods are resolved where they are compiled.
 package struct ClockTable<Key, Value> {
     fileprivate struct Entry {
         var hash: Int

@@ -314,8 +314,8 @@ package struct LRUDictionary<Key, Value> {
 
 /// The look-ups by key, which need `Key: Hashable`. The type itself does not: a generic type's
 /// requirements are checked when the runtime first makes its metadata, and the first check of a
-/// conformance scans every conformance of the (statically linked) binary, about 220,000 instructions
-/// at start-up per dictionary type (see ``ClockTable``). Requirements on methods are resolved where
+/// conformance scans every conformance of the (statically linked) binary, at start-up, once per
+/// dictionary type (see ``ClockTable``). Requirements on methods are resolved where
 /// they are compiled.
 extension LRUDictionary where Key: Hashable {
     // Every look-up takes the key's hash: `key.hashValue`, or with `hash:` one the caller computes
