@@ -75,6 +75,10 @@ def batch_seeds():
     seeds["extras-every-type"] = (b'{"text":"a","width":9,"n":null,"t":true,"f":false,"i":-12,"d":-1.5e3,'
                                   b'"s":"\\u00e9\\n","a":[],"o":{},"na":[1,[2,{"k":[null]}]],"no":{"a":{"b":null}},'
                                   b'"big":1e309,"neg":-1e309,"huge":123456789012345678901234567890,"tiny":4.9e-324}')
+    # Echoed as sent: spaces inside containers, escaped and repeated keys, numbers no Double or Int keeps.
+    seeds["extras-as-sent"] = (b'{"\\u0069d":12345678901234567890,"text":"a","width":9,"id":2,"z":-0,"e":1E+2,'
+                               b'"nest":[1, {"a" : 2.50}],"s":"\\ud800\\/","\\u0068eight":1,"k\xff":"\xc3("}\n'
+                               b'{"width":9,"x":1e999,"y":-0.0e-0}')
     seeds["many-keys"] = b"{" + b",".join(b'"k%d":%d' % (i, i) for i in range(300)) + b',"text":"a","width":9}'
     seeds["not-object"] = b'[{"text":"a","width":9}]\n"text"\n42\nnull\ntrue'
     seeds["trailing-garbage"] = b'{"text":"a","width":9} x\n{"text":"a","width":9}}\n{"text":"a","width":9},'

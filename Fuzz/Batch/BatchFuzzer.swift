@@ -9,7 +9,10 @@ import TextMeasureBatch
 /// - exactly one output line per input line (lines end as `LineReader` ends them: "\n" or "\r\n", a
 ///   last line without one still counts);
 /// - each output line is a JSON object (checked with Foundation's `JSONSerialization`, a parser
-///   independent of ``JSONScanner``) without repeated keys;
+///   independent of ``JSONScanner``) without repeated keys; echoed fields come back as the input
+///   wrote them, and where Foundation refuses one that JSON allows (`1e999`, a lone surrogate
+///   escape), the line without its echoed fields must be one, and each echoed field's key and value
+///   must be bytes of the input line (when it is UTF-8);
 /// - it holds either `"error"` (a string) and none of the measurement's keys, or `"lineCount"` (an
 ///   integer, 0 or more), `"height"` (a finite number, 0 or more) and `"truncated"` (a boolean);
 /// - it is the line the processor gives for that input line alone, so the output is in input order
@@ -56,7 +59,7 @@ enum BatchFuzzer {
         var index = 0
         forEachLine(of: input) { line in
             let produced = String(outputLines[index])
-            checkShape(of: produced, line: index, input: input)
+            checkShape(of: produced, line: index, inputLine: line, input: input)
             var expected = ""
             processor.process(line).write(to: &expected)
             guard produced == expected else {
@@ -107,18 +110,40 @@ enum BatchFuzzer {
         if start < input.count { body(UnsafeBufferPointer(rebasing: input[start...])) }
     }
 
-    /// Checks that one output line is an error or a measurement, as the protocol says.
-    private static func checkShape(of line: String, line index: Int, input: UnsafeBufferPointer<UInt8>) {
-        // Valid JSON by a parser independent of the scanner under test.
-        let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8))
-        guard let object = parsed as? [String: Any] else { fail("line \(index) is not a JSON object: \(line)", input) }
-        // The scanner keeps every field in order (JSONSerialization keeps one of repeated keys silently)
-        // and tells integers from other numbers.
-        var copy = line
-        let scanned = copy.withUTF8 { try? JSONScanner.parse($0) }
-        guard case .object(let fields)? = scanned, fields.count == object.count,
-              Set(fields.map(\.0)).count == fields.count else {
+    /// The output's own keys; every other field of an output line is echoed from its input line.
+    private static let resultKeys: Set<String> = ["error", "lineCount", "height", "truncated"]
+
+    /// Checks that one output line is an error or a measurement, as the protocol says, and that its
+    /// echoed fields are the input line's bytes.
+    private static func checkShape(of line: String, line index: Int, inputLine: UnsafeBufferPointer<UInt8>,
+                                   input: UnsafeBufferPointer<UInt8>) {
+        // The scanner keeps every field in order (JSONSerialization keeps one of repeated keys silently),
+        // tells integers from other numbers and says where each field's bytes are.
+        let output = Array(line.utf8)
+        let scanned = output.withUnsafeBufferPointer { try? JSONScanner.parse($0, textLike: nil) }
+        guard let scanned, case .object(let fields) = scanned.value, Set(fields.map(\.0)).count == fields.count else {
             fail("line \(index) repeats a key or does not scan: \(line)", input)
+        }
+        func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> { output[range] }
+        let echoed = zip(fields, scanned.fieldRanges).filter { !resultKeys.contains($0.0.0) }
+        if String(validating: inputLine, as: UTF8.self) != nil {
+            for (field, range) in echoed where !contains(inputLine, bytes(range.key)) || !contains(inputLine, bytes(range.value)) {
+                fail("line \(index): \(field.0) is not echoed as sent: \(line)", input)
+            }
+        }
+        // Valid JSON by a parser independent of the scanner under test: the whole line, or what the
+        // batch wrote itself when Foundation refuses an echoed field.
+        var object = (try? JSONSerialization.jsonObject(with: Data(output))) as? [String: Any]
+        if object == nil {
+            let own = zip(fields, scanned.fieldRanges).filter { resultKeys.contains($0.0.0) }
+                .map { Array(bytes($0.1.key)) + [UInt8(ascii: ":")] + Array(bytes($0.1.value)) }
+            object = (try? JSONSerialization.jsonObject(with: Data([UInt8(ascii: "{")] + own.joined(separator: [UInt8(ascii: ",")])
+                                                                   + [UInt8(ascii: "}")]))) as? [String: Any]
+            guard let object, object.count == fields.count - echoed.count else {
+                fail("line \(index) is not a JSON object: \(line)", input)
+            }
+        } else if object?.count != fields.count {
+            fail("line \(index) repeats a key: \(line)", input)
         }
         func value(_ key: String) -> JSONValue? { fields.first { $0.0 == key }?.1 }
         let measurementKeys = ["lineCount", "height", "truncated"]
@@ -143,6 +168,12 @@ enum BatchFuzzer {
         guard case .bool? = value("truncated") else {
             fail("line \(index): \"truncated\" is not a boolean: \(line)", input)
         }
+    }
+
+    /// Whether `bytes` holds `part` somewhere.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ part: ArraySlice<UInt8>) -> Bool {
+        guard part.count <= bytes.count else { return false }
+        return (0...(bytes.count - part.count)).contains { start in bytes[start..<(start + part.count)].elementsEqual(part) }
     }
 
     /// Stops the process with a message that libFuzzer reports, with the input (when it is short).

@@ -87,10 +87,10 @@ package struct BatchProcessor: Sendable {
         }
     }
 
-    /// What became of one input line.
+    /// What became of one input line: its result or error, and the fields it echoes.
     package enum Outcome {
-        case measured(TextMeasurement, extras: [(String, JSONValue)])
-        case failed(String, extras: [(String, JSONValue)])
+        case measured(TextMeasurement, extras: EchoedFields)
+        case failed(String, extras: EchoedFields)
 
         /// Appends the output line (without its newline).
         package func write(to out: inout String) {
@@ -108,15 +108,13 @@ package struct BatchProcessor: Sendable {
                 JSONValue.append(",\"height\":", to: &out)
                 JSONValue.number(result.height).write(to: &out)
                 JSONValue.append(result.isTruncated ? ",\"truncated\":true" : ",\"truncated\":false", to: &out)
-                for (key, value) in extras {
-                    out.append(UInt8(ascii: ","))
-                    JSONValue.string(key).write(to: &out)
-                    out.append(UInt8(ascii: ":"))
-                    value.write(to: &out)
-                }
+                if !extras.isEmpty { out.append(contentsOf: extras.bytes) }
                 out.append(UInt8(ascii: "}"))
             case .failed(let message, let extras):
-                JSONValue.object([("error", .string(message))] + extras).write(to: &out)
+                JSONValue.append("{\"error\":", to: &out)
+                JSONValue.string(message).write(to: &out)
+                out.append(contentsOf: extras.bytes)
+                out.append(UInt8(ascii: "}"))
             }
         }
     }
@@ -153,11 +151,11 @@ package struct BatchProcessor: Sendable {
         // The usual line's fields straight from the scanner; any other line through its array of fields.
         if let item = JSONScanner.item(line, textLike: previous?.text) {
             parsed = request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
-                             breaking: item.breaking, extras: Extras.of(item.others))
+                             breaking: item.breaking, extras: item.echoed)
             (token, isPrevious) = (item.textToken, item.textIsPrevious)
         } else {
             guard let item = try? JSONScanner.parse(line, textLike: previous?.text) else { return Self.unreadable(line) }
-            parsed = parse(item: item.value)
+            parsed = parse(item: item, in: line)
             (token, isPrevious) = (item.text, item.textIsPrevious)
         }
         switch parsed {
@@ -189,26 +187,14 @@ package struct BatchProcessor: Sendable {
         return text
     }
 
-    /// Processes one parsed item: what a batch line holds once it is valid JSON (the HTTP server
-    /// measures the items of a request body with it).
-    ///
-    /// - Parameter value: the item; anything but an object is refused as a line would be.
-    /// - Returns: the measurement or the reason it failed, with the item's other fields.
-    /// - Complexity: one measurement (shaping unless the text and style were prepared before or the
-    ///   store holds it).
-    package func process(item value: JSONValue) -> Outcome {
-        measure(parse(item: value))
-    }
-
-    /// Processes several parsed items with one batched look-up (memory, then the store) for all of them.
-    ///
-    /// - Parameter items: the items, as ``process(item:)`` takes them.
-    /// - Returns: one outcome per item, in order.
-    package func process(items: [JSONValue]) -> [Outcome] {
-        measure(items.map(parse(item:)))
-    }
-
     /// Processes several lines with one batched look-up (memory, then the store) for all of them.
+    /// The HTTP server measures a request body's items with it, each item's bytes as a line, so that
+    /// their fields are echoed as written.
+    ///
+    /// - Parameter lines: Each line's (or item's) UTF-8 bytes.
+    /// - Returns: One outcome per line, in order.
+    /// - Complexity: One measurement per line (shaping unless the text and style were prepared before
+    ///   or the store holds it).
     package func process(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome] {
         measure(lines.map(parse))
     }
@@ -257,7 +243,7 @@ package struct BatchProcessor: Sendable {
     /// to echo.
     struct Request {
         var measure: MeasureRequest
-        var extras: [(String, JSONValue)]
+        var extras: EchoedFields
 
         var text: String { measure.text }
         var style: TextStyle { measure.style }
@@ -266,8 +252,8 @@ package struct BatchProcessor: Sendable {
 
     /// Parses and checks one line's UTF-8 bytes.
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
-        guard let value = try? JSONScanner.parse(line) else { return .failed(Self.unreadable(line)) }
-        return parse(item: value)
+        guard let item = try? JSONScanner.parse(line, textLike: nil) else { return .failed(Self.unreadable(line)) }
+        return parse(item: item, in: line)
     }
 
     /// The error for a line that is not JSON.
@@ -276,13 +262,17 @@ package struct BatchProcessor: Sendable {
         return error(isBlank ? "blank line" : "invalid JSON")
     }
 
-    /// Reads and checks one parsed item's fields.
-    func parse(item value: JSONValue) -> Parsed {
-        guard case .object(let fields) = value else { return .failed(Self.error("each line must be a JSON object")) }
+    /// Reads and checks one parsed item's fields; the others are echoed as `line` holds them.
+    ///
+    /// - Parameters:
+    ///   - item: The item as ``JSONScanner/parse(_:textLike:)`` read it from `line`.
+    ///   - line: The bytes it was read from.
+    func parse(item: JSONScanner.Item, in line: UnsafeBufferPointer<UInt8>) -> Parsed {
+        guard case .object(let fields) = item.value else { return .failed(Self.error("each line must be a JSON object")) }
         // One pass over the fields (the first of a repeated key wins); no dictionary per line. Where each
         // field is, -1 for none: positions, not copies of the values (a copy and a destruction each).
         var at = (text: -1, width: -1, size: -1, maxLines: -1, breaking: -1)
-        var extras = Extras()
+        var extras = EchoedFields()
         for position in fields.indices {
             let key = fields[position].0
             switch key {
@@ -291,44 +281,19 @@ package struct BatchProcessor: Sendable {
             case "size": if at.size < 0 { at.size = position }
             case "maxLines": if at.maxLines < 0 { at.maxLines = position }
             case "breaking": if at.breaking < 0 { at.breaking = position }
-            default: extras.add(key, fields[position].1)
+            default:
+                let range = item.fieldRanges[position]
+                extras.add(key: key, keyBytes: UnsafeBufferPointer(rebasing: line[range.key]),
+                           valueBytes: UnsafeBufferPointer(rebasing: line[range.value]))
             }
         }
-        return parse(fields: fields, at: at, extras: extras.list)
-    }
-
-    /// The fields an item has besides those the batch reads, to echo: each key once (the first), and
-    /// never the output's own keys, since a line holding a key twice is read differently by different
-    /// JSON readers (most keep the last, the echoed one).
-    struct Extras {
-        private(set) var list: [(String, JSONValue)] = []
-        private var keys: Set<String> = []   // used past a few extras only: below that a linear search is faster
-
-        mutating func add(_ key: String, _ value: JSONValue) {
-            guard !BatchProcessor.isOutputKey(key) else { return }
-            if list.count < 8 {
-                guard !list.contains(where: { $0.0 == key }) else { return }
-            } else {
-                if keys.isEmpty { keys = Set(list.map(\.0)) }
-                guard keys.insert(key).inserted else { return }
-            }
-            list.append((key, value))
-        }
-
-        /// The fields of `others` to echo, the list itself when that is all of them (no copy for the
-        /// usual one extra field, an id).
-        static func of(_ others: [(String, JSONValue)]) -> [(String, JSONValue)] {
-            if others.isEmpty || (others.count == 1 && !BatchProcessor.isOutputKey(others[0].0)) { return others }
-            var extras = Extras()
-            for (key, value) in others { extras.add(key, value) }
-            return extras.list
-        }
+        return parse(fields: fields, at: at, extras: extras)
     }
 
     /// ``parse(item:)``'s checks of the types of the fields the batch reads, at their positions `at`
     /// in `fields` (-1 for none).
     private func parse(fields: [(String, JSONValue)], at: (text: Int, width: Int, size: Int, maxLines: Int, breaking: Int),
-                       extras: [(String, JSONValue)]) -> Parsed {
+                       extras: EchoedFields) -> Parsed {
         guard at.text >= 0 else { return .failed(Self.error("missing field \"text\"", extras)) }
         guard case .string(let text) = fields[at.text].1 else {
             return .failed(Self.error("\"text\" must be a string", extras))
@@ -362,7 +327,7 @@ package struct BatchProcessor: Sendable {
     /// Checks an item's fields, read and of the right types (nil for one it does not have), and makes
     /// its request.
     private func request(text: String, width: Double, size: Double?, maxLines: Int?, breaking: String?,
-                         extras: [(String, JSONValue)]) -> Parsed {
+                         extras: EchoedFields) -> Parsed {
         var style = self.style
         if let size { style.size = size }
         if let maxLines { style.maxLines = maxLines }
@@ -397,7 +362,7 @@ package struct BatchProcessor: Sendable {
         }
     }
 
-    static func error(_ message: String, _ extras: [(String, JSONValue)] = []) -> Outcome {
+    static func error(_ message: String, _ extras: EchoedFields = EchoedFields()) -> Outcome {
         .failed(message, extras: extras)
     }
 }

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// A small JSON parser for batch input lines: one pass over the UTF-8 bytes, no Foundation. It keeps
-/// object keys in input order, repeated ones included (so echoed fields come back as they were given;
-/// the caller decides which of a repeated key counts), and tells integers from other numbers.
+/// object keys in input order, repeated ones included (the caller decides which of a repeated key
+/// counts), tells integers from other numbers, and for a batch item says where each field's key and
+/// value are in the bytes, so that echoed fields go back out as they came in (``EchoedFields``).
 ///
 /// What it makes of the corners RFC 8259 leaves open:
 /// - Strings: bytes that are not valid UTF-8, and `\uXXXX` escapes of lone surrogates (a high one not
@@ -37,6 +38,16 @@ package struct JSONScanner {
         /// Whether ``text`` holds the same bytes as the token passed to ``parse(_:textLike:)``, in which
         /// case that string was not decoded.
         package var textIsPrevious = false
+        /// When the value is an object: where each of its fields' key token (quotes included) and
+        /// value are in the line parsed, in the order of its fields; empty otherwise.
+        package var fieldRanges: [FieldRange] = []
+    }
+
+    /// Where one field of an object is in the bytes parsed: its key's string token as written, quotes
+    /// included, and its value from its first byte to its last.
+    package struct FieldRange {
+        package var key: Range<Int>
+        package var value: Range<Int>
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -48,6 +59,12 @@ package struct JSONScanner {
     private var text: Range<Int>?
     private var sawText = false
     private var textIsPrevious = false
+    /// For ``parse(_:textLike:)``: where the top-level object's fields are noted (see
+    /// ``Item/fieldRanges``); for ``parse(elementsOf:)``, where the top-level array's elements are.
+    /// Pointers to the caller's arrays, not arrays: the scanner then holds no reference to retain and
+    /// release, and the usual line (``item(_:textLike:)``), which notes neither, costs nothing for them.
+    private var fieldNotes: UnsafeMutablePointer<[FieldRange]>?
+    private var elementNotes: UnsafeMutablePointer<[Range<Int>]>?
 
     /// Parses one complete JSON value from UTF-8 bytes; anything but white space after it is an error.
     /// Invalid UTF-8 inside strings becomes U+FFFD.
@@ -65,7 +82,7 @@ package struct JSONScanner {
     /// - Parameters:
     ///   - bytes: One line's UTF-8.
     ///   - previous: The previous item's ``Item/text`` token, or nil.
-    /// - Returns: The value and where its text token is (see ``Item``).
+    /// - Returns: The value, where its text token is and where its fields are (see ``Item``).
     /// - Throws: ``Failure`` exactly when ``parse(_:)`` does.
     /// - Complexity: O(*n*) in the line's length; the text, when it is the previous one, is compared
     ///   byte for byte (`memcmp`) instead of decoded.
@@ -74,9 +91,32 @@ package struct JSONScanner {
         var scanner = JSONScanner(bytes: bytes)
         scanner.findsText = true
         scanner.previousText = previous
-        let value = try scanner.complete()
+        var fieldRanges: [FieldRange] = []
+        let value = try withUnsafeMutablePointer(to: &fieldRanges) { notes throws(Failure) in
+            scanner.fieldNotes = notes
+            return try scanner.complete()
+        }
         let text = scanner.text.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
-        return Item(value: value, text: text, textIsPrevious: scanner.textIsPrevious)
+        return Item(value: value, text: text, textIsPrevious: scanner.textIsPrevious, fieldRanges: fieldRanges)
+    }
+
+    /// Parses one complete JSON value as ``parse(_:)`` does, and when it is an array, says where each
+    /// of its elements is in the bytes (from its first byte to its last), so that each can be read
+    /// again as a batch line (a request body of items, say).
+    ///
+    /// - Parameter bytes: The UTF-8 of one JSON value.
+    /// - Returns: The value, and its elements' ranges in `bytes` (empty unless it is an array).
+    /// - Throws: ``Failure`` exactly when ``parse(_:)`` does.
+    /// - Complexity: O(*n*) in the bytes.
+    package static func parse(elementsOf bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
+        -> (value: JSONValue, elements: [Range<Int>]) {
+        var scanner = JSONScanner(bytes: bytes)
+        var elements: [Range<Int>] = []
+        let value = try withUnsafeMutablePointer(to: &elements) { notes throws(Failure) in
+            scanner.elementNotes = notes
+            return try scanner.complete()
+        }
+        return (value, elements)
     }
 
     /// The fields a batch reads from an item, of the types it accepts (see ``item(_:textLike:)``).
@@ -95,15 +135,15 @@ package struct JSONScanner {
         package var maxLines: Int?
         /// The name of the line-breaking rules, if given (not checked against the names).
         package var breaking: String?
-        /// The item's other fields, in order, repeated keys included, as ``parse(_:textLike:)`` gives
-        /// them (the caller decides which to echo).
-        package var others: [(String, JSONValue)]
+        /// The item's other fields, to echo: each key once, the output's own keys left out, bytes as
+        /// written (see ``EchoedFields``).
+        package var echoed: EchoedFields
     }
 
     /// ``parse(_:textLike:)`` for the usual batch line, without making an array of its fields: an
     /// object with a string `"text"` and a number `"width"`, at most a number `"size"`, an integer
     /// `"maxLines"` and a string `"breaking"` besides, each of these keys once, any other keys (see
-    /// ``ItemFields/others``), every key written without escapes.
+    /// ``ItemFields/echoed``), the keys it reads written without escapes.
     ///
     /// - Parameters:
     ///   - bytes: One line's UTF-8.
@@ -142,7 +182,7 @@ package struct JSONScanner {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return nil }
         index += 1
         var text: String?, width: Double?, size: Double?, maxLines: Int?, breaking: String?
-        var others: [(String, JSONValue)] = []
+        var echoed = EchoedFields()
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
@@ -151,6 +191,7 @@ package struct JSONScanner {
             guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
             let field = Self.readField(base + start, count: end - start)
             var other: String?
+            let keyStart = index
             if field == nil {
                 other = try key()   // as `object` reads it: a literal for "id", else decoded
             } else {
@@ -185,7 +226,11 @@ package struct JSONScanner {
                     breaking = try string()
                 }
             } else if let other {
-                others.append((other, try value(depth: 1)))
+                // Validated, not made: it is echoed as written.
+                let valueStart = index
+                try skipValue(depth: 1)
+                echoed.add(key: other, keyBytes: UnsafeBufferPointer(rebasing: bytes[keyStart..<end + 1]),
+                           valueBytes: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]))
             }
             skipWhitespace()
             guard index < bytes.count else { return nil }
@@ -197,7 +242,7 @@ package struct JSONScanner {
         skipWhitespace()
         guard index == bytes.count, let text, let width, let token = self.text else { return nil }
         return ItemFields(text: text, textToken: UnsafeBufferPointer(rebasing: bytes[token]), textIsPrevious: textIsPrevious,
-                          width: width, size: size, maxLines: maxLines, breaking: breaking, others: others)
+                          width: width, size: size, maxLines: maxLines, breaking: breaking, echoed: echoed)
     }
 
     /// A number as a `Double`, integer or not.
@@ -239,25 +284,94 @@ package struct JSONScanner {
         }
     }
 
+    /// Reads past one value, checking it as ``value(depth:)`` does, without making it: no strings, no
+    /// arrays of elements or fields (an echoed field's value is written back from its bytes).
+    private mutating func skipValue(depth: Int) throws(Failure) {
+        guard depth < Self.maximumDepth else { throw Failure() }
+        skipWhitespace()
+        guard index < bytes.count else { throw Failure() }
+        switch bytes[index] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let isObject = bytes[index] == UInt8(ascii: "{")
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            index += 1
+            skipWhitespace()
+            if index < bytes.count && bytes[index] == close { index += 1; return }
+            while true {
+                if isObject {
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
+                    try skipString()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
+                    index += 1
+                }
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw Failure() }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == close { index += 1; return }
+                throw Failure()
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try number()
+        }
+    }
+
+    /// Reads past a string token, checking it as ``string()`` does, without decoding it.
+    private mutating func skipString() throws(Failure) {
+        index += 1   // opening quote
+        while true {
+            index = Self.firstSpecialByte(in: bytes, from: index)
+            guard index < bytes.count, bytes[index] >= 0x20 else { throw Failure() }
+            if bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            // A backslash: one of the escapes `string()` reads.
+            index += 1
+            guard index < bytes.count else { throw Failure() }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                break
+            case UInt8(ascii: "u"): _ = try hex4()
+            default: throw Failure()
+            }
+        }
+    }
+
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         index += 1
         var fields: [(String, JSONValue)] = []
         fields.reserveCapacity(4)   // a batch line's text, width, size and one more: one allocation
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+        let notes = depth == 0 ? fieldNotes : nil
+        notes?.pointee.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure() }
+            let keyStart = index
             let key = try self.key()
+            let keyEnd = index
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
             index += 1
+            skipWhitespace()
+            let valueStart = index
             if depth == 0 && findsText && !sawText && key == "text" {
                 sawText = true
                 fields.append((key, try textValue()))
             } else {
                 fields.append((key, try value(depth: depth + 1)))
             }
+            notes?.pointee.append(FieldRange(key: keyStart..<keyEnd, value: valueStart..<index))
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -271,8 +385,12 @@ package struct JSONScanner {
         var values: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+        let notes = depth == 0 ? elementNotes : nil
         while true {
+            skipWhitespace()
+            let start = index
             values.append(try value(depth: depth + 1))
+            notes?.pointee.append(start..<index)
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -4,9 +4,9 @@ import TextMeasureBatch
 /// `POST /v1/measure` without HTTP: a request body in, a status and a JSON body out.
 ///
 /// The body is one batch item (`{"text": String, "width": Number, "size"?: Number, "maxLines"?: Int}`,
-/// other fields echoed) or an array of them. Each item is measured by the same ``BatchProcessor``
-/// that `textmeasure batch` uses, so results and error objects are the batch protocol's, in the
-/// same order:
+/// other fields echoed byte for byte) or an array of them. Each item's bytes are measured by the same
+/// ``BatchProcessor`` that `textmeasure batch` uses, as a batch line, so results, echoed fields and
+/// error objects are the batch protocol's, in the same order:
 ///
 /// | body | status | response |
 /// |---|---|---|
@@ -51,18 +51,21 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the status, the JSON body and the counts of measured and failed items.
     /// - Complexity: O(body size) to parse, then one measurement per item, on the calling thread.
     package func respond(to body: [UInt8]) -> Reply {
-        let parsed: JSONValue
+        let parsed: JSONValue, elements: [Range<Int>]
         do {
-            parsed = try body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in try JSONScanner.parse(bytes) }
+            (parsed, elements) = try body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in
+                try JSONScanner.parse(elementsOf: bytes)
+            }
         } catch {
             let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             return Self.error(400, isBlank ? "empty body: send a JSON object or an array of them" : "invalid JSON")
         }
-        let items: [JSONValue]
+        // Each item as the parsed value (for the limits) and as its bytes in the body (to measure).
+        let items: [JSONValue], ranges: [Range<Int>]
         let isSingle: Bool
         switch parsed {
-        case .object: items = [parsed]; isSingle = true
-        case .array(let values): items = values; isSingle = false
+        case .object: items = [parsed]; ranges = [body.indices]; isSingle = true
+        case .array(let values): items = values; ranges = elements; isSingle = false
         default: return Self.error(400, "the body must be a JSON object or an array of JSON objects")
         }
         guard items.count <= limits.maximumItems else {
@@ -82,8 +85,12 @@ package struct MeasureEndpoint: Sendable {
         var out: [UInt8] = isSingle ? [] : [UInt8(ascii: "[")]
         var measured = 0
         var failed = 0
-        // All items at once: one look-up in the height store (if any) for what memory lacks.
-        for (index, outcome) in processor.process(items: items).enumerated() {
+        // All items at once: one look-up in the height store (if any) for what memory lacks. Each item is
+        // read again from its bytes, as a batch line, so that its other fields are echoed as sent.
+        let outcomes = body.withUnsafeBufferPointer { bytes in
+            processor.process(ranges.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
+        }
+        for (index, outcome) in outcomes.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             if case .measured = outcome { measured += 1 } else { failed += 1 }
             outcome.write(to: &out)

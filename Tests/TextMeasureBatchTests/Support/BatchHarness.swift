@@ -80,7 +80,8 @@ enum BatchHarness {
             line.withUnsafeBufferPointer { fresh.process($0).write(to: &alone) }
             #expect(output == alone, "\(name), line \(index): batch gave \(output), the line alone \(alone)",
                     sourceLocation: sourceLocation)
-            checkShape(output, name: "\(name), line \(index)", sourceLocation: sourceLocation)
+            checkShape(output, input: line, name: "\(name), line \(index)", sourceLocation: sourceLocation)
+            checkEchoedAsSent(output, input: line, name: "\(name), line \(index)", sourceLocation: sourceLocation)
             if let ids, let id = ids[index] {
                 #expect((try? JSONValue.scan(output))?["id"]?.numericValue == Double(id),
                         "\(name), line \(index): id \(id) not echoed in \(output)", sourceLocation: sourceLocation)
@@ -91,13 +92,21 @@ enum BatchHarness {
 
     /// Checks that one output line is valid JSON (by Foundation's parser), holds no key twice, and is
     /// either an error or a measurement.
-    static func checkShape(_ line: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8))
-        guard let object = parsed as? [String: Any] else {
+    ///
+    /// Echoed fields come back as sent, and JSON allows what Foundation refuses (lone surrogate
+    /// escapes, numbers beyond `Double` such as `1e999`): when Foundation refuses a line that echoes
+    /// the fields of an `input` line, it must take the line without them (what the batch wrote
+    /// itself), and ``checkEchoedAsSent(_:input:name:sourceLocation:)`` checks the rest.
+    static func checkShape(_ line: String, input: [UInt8]? = nil, name: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+        let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        let own = object == nil && input != nil
+            ? (try? JSONSerialization.jsonObject(with: Data(resultFields(of: line)))) as? [String: Any] : nil
+        guard object != nil || own != nil else {
             Issue.record("\(name): not a JSON object: \(line)", sourceLocation: sourceLocation)
             return
         }
-        guard case .object(let fields)? = try? JSONValue.scan(line), fields.count == object.count,
+        guard case .object(let fields)? = try? JSONValue.scan(line), object.map({ fields.count == $0.count }) ?? true,
               Set(fields.map(\.0)).count == fields.count else {
             Issue.record("\(name): a key repeated, or the scanner disagrees: \(line)", sourceLocation: sourceLocation)
             return
@@ -118,5 +127,42 @@ enum BatchHarness {
             Issue.record("\(name): neither an error nor a measurement: \(line)", sourceLocation: sourceLocation)
             return
         }
+    }
+
+    /// Checks that each field of an output line besides the result's own has its key and its value
+    /// byte for byte as some field of the input line (when that line is UTF-8: bytes that are not come
+    /// back as U+FFFD).
+    static func checkEchoedAsSent(_ line: String, input: [UInt8], name: String,
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
+        guard String(validating: input, as: UTF8.self) != nil else { return }
+        let output = Array(line.utf8)
+        output.withUnsafeBufferPointer { bytes in
+            guard let item = try? JSONScanner.parse(bytes, textLike: nil), case .object(let fields) = item.value else { return }
+            for (field, range) in zip(fields, item.fieldRanges)
+            where !["error", "lineCount", "height", "truncated"].contains(field.0) {
+                let key = Array(bytes[range.key]), value = Array(bytes[range.value])
+                #expect(contains(input, key) && contains(input, value),
+                        "\(name): \(String(decoding: key, as: UTF8.self)) is not echoed as sent: \(line)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// The output's own fields (`error`, or `lineCount`, `height` and `truncated`) as an object, as
+    /// written: the line without its echoed fields.
+    static func resultFields(of line: String) -> [UInt8] {
+        let output = Array(line.utf8)
+        return output.withUnsafeBufferPointer { bytes in
+            guard let item = try? JSONScanner.parse(bytes, textLike: nil), case .object(let fields) = item.value else { return [] }
+            let own = zip(fields, item.fieldRanges).filter { ["error", "lineCount", "height", "truncated"].contains($0.0.0) }
+            return Array("{".utf8) + own.map { Array(bytes[$0.1.key]) + [UInt8(ascii: ":")] + Array(bytes[$0.1.value]) }
+                .joined(separator: [UInt8(ascii: ",")]) + Array("}".utf8)
+        }
+    }
+
+    /// Whether `bytes` holds `part` somewhere.
+    static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+        guard part.count <= bytes.count else { return false }
+        return (0...(bytes.count - part.count)).contains { start in bytes[start..<(start + part.count)].elementsEqual(part) }
     }
 }
