@@ -163,6 +163,8 @@ static inline int dictionary_script_candidate(unsigned char b0, unsigned char b1
     }
 }
 
+static ThBrk *thai_shared(void);
+
 int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
     UErrorCode status = U_ZERO_ERROR;
     thread_iterators *its = iterators_for_this_thread(&status);
@@ -185,6 +187,8 @@ int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
         for (int32_t k = 0; k < found; k++) known |= seen[k] == script;
         if (known) continue;
         seen[found++] = script;
+        // Pango's Thai dictionary too, for `.pango` (loaded once per process, shared).
+        if (script == USCRIPT_THAI) (void)thai_shared();
         // Two of the character: a run ICU hands to the script's engine, which it loads then.
         const UChar run[2] = { (UChar)c, (UChar)c };
         status = U_ZERO_ERROR;
@@ -888,37 +892,20 @@ static uint8_t scalar_properties(uint32_t c) {
 // ---- Pango's dictionary breaks (`CUB_RULES_PANGO`) ----
 //
 // Pango 1.50 breaks Thai words with libthai (its `break_thai`, one Pango item at a time) and has no
-// dictionary for the other scripts of Line_Break class SA. A `ThBrk` holds libthai's dictionary (a
-// trie read from a file, about 600 KB); calls borrow one from a small pool, so that no lock is held
-// while words are found and no thread shares a breaker with another at the same time.
+// dictionary for the other scripts of Line_Break class SA. A `ThBrk` holds libthai's dictionary, a
+// trie read from a file, which takes long to load: one is loaded per process, on first need (or
+// early, by `cub_prepare_dictionaries`), and shared. `th_brk_find_breaks` only reads it (each call
+// walks the trie with states and working memory of its own), so calls need no lock.
 
-static pthread_mutex_t thai_lock = PTHREAD_MUTEX_INITIALIZER;
-enum { THAI_POOL_CAPACITY = 16 };
-static ThBrk *thai_pool[THAI_POOL_CAPACITY];
-static int thai_pool_count;
-static int thai_unavailable;   // th_brk_new failed: libthai's dictionary is not installed
+static ThBrk *thai_breaker;
+static pthread_once_t thai_once = PTHREAD_ONCE_INIT;
 
-static ThBrk *thai_take(void) {
-    pthread_mutex_lock(&thai_lock);
-    ThBrk *brk = thai_pool_count > 0 ? thai_pool[--thai_pool_count] : NULL;
-    int unavailable = thai_unavailable;
-    pthread_mutex_unlock(&thai_lock);
-    if (brk != NULL || unavailable) return brk;
-    brk = th_brk_new(NULL);
-    if (brk == NULL) {
-        pthread_mutex_lock(&thai_lock);
-        thai_unavailable = 1;
-        pthread_mutex_unlock(&thai_lock);
-    }
-    return brk;
-}
+static void load_thai_breaker(void) { thai_breaker = th_brk_new(NULL); }
 
-static void thai_give_back(ThBrk *brk) {
-    pthread_mutex_lock(&thai_lock);
-    int kept = thai_pool_count < THAI_POOL_CAPACITY;
-    if (kept) thai_pool[thai_pool_count++] = brk;
-    pthread_mutex_unlock(&thai_lock);
-    if (!kept) th_brk_delete(brk);
+// libthai's word breaker, loaded on first use; NULL when its dictionary is not installed.
+static ThBrk *thai_shared(void) {
+    pthread_once(&thai_once, load_thai_breaker);
+    return thai_breaker;
 }
 
 static inline int is_complex_context(uint32_t c) {
@@ -928,7 +915,7 @@ static inline int is_complex_context(uint32_t c) {
 int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t is_thai) {
     const unsigned char *bytes = (const unsigned char *)utf8;
     ThBrk *brk = NULL;
-    if (is_thai && (brk = thai_take()) == NULL) return 0;
+    if (is_thai && (brk = thai_shared()) == NULL) return 0;
 
     // Characters and their byte offsets (the TIS-620 text has one byte per character).
     int32_t count = 0;
@@ -946,7 +933,6 @@ int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *f
         offsets = malloc(sizeof(int32_t) * ((size_t)count + 1));
         if (tis == NULL || positions == NULL || offsets == NULL) {
             free(tis); free(positions); free(offsets);
-            thai_give_back(brk);
             return -1;
         }
     }
@@ -971,7 +957,6 @@ int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *f
         tis[n] = 0;
         offsets[n] = length;
         int found = th_brk_find_breaks(brk, tis, positions, (size_t)n + 1);
-        thai_give_back(brk);
         for (int k = 0; k < found; k++) {
             int p = positions[k];
             // A break libthai finds inside a grapheme cluster (it never should) is not taken.

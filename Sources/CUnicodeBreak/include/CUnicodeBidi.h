@@ -1,5 +1,6 @@
 // Unicode bidirectional levels (UAX #9) from the system ICU, behind a plain C API: what drawing a
-// line in visual order needs. Measuring never calls it (widths do not depend on visual order).
+// line in visual order needs, and what splitting a right-to-left paragraph into runs at its level
+// changes (the `.pango` mode itemizes as Pango does, so preparing such a paragraph calls it).
 //
 // Like CUnicodeBreak.h, this header uses only C types; ICU is included only in the .c file.
 #ifndef CUNICODEBIDI_H
@@ -17,8 +18,9 @@ extern "C" {
 /// it into `levels[0..<length]`, once per byte of the character. `*paragraph_level` receives the
 /// paragraph's level: 0 for left-to-right, 1 for right-to-left.
 ///
-/// Returns 0 on success, or an ICU error code (> 0). Any thread may call it; it allocates and frees
-/// its own ICU objects on every call (drawing is not a hot path).
+/// Returns 0 on success, or an ICU error code (> 0). Any thread may call it; each thread keeps one
+/// ICU bidi object and one UTF-16 buffer of its own and reuses them across calls, because preparing
+/// calls this once per right-to-left paragraph; they are freed when the thread exits.
 int32_t cub_bidi_levels(const char *utf8, int32_t length, uint8_t *levels, uint8_t *paragraph_level);
 
 #ifdef __cplusplus

@@ -62,7 +62,8 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
 /// `break_thai`) are added, `flags[length]` included. Without libthai's dictionary (Debian's
 /// `libthai-data`), Thai keeps ICU's breaks. Returns 1 when the breaks were changed as Pango's, 0
 /// when libthai was not available (nothing changed), -1 when memory ran out (nothing changed).
-/// Thread-safe: each call borrows a word breaker from a pool (one dictionary per concurrent call).
+/// Thread-safe: libthai's dictionary is loaded once per process (or by `cub_prepare_dictionaries`) and
+/// only read.
 int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t is_thai);
 
 /// Opens what every analysis shares (ICU's iterators to clone, the compiled line rules) now, as the
@@ -75,7 +76,8 @@ void cub_prepare(void);
 /// most the first 64 KiB are read; text written as JSON escapes is not seen), as the first analysis of
 /// such text would. ICU builds each engine's character sets on first use, which takes long next to a
 /// text's measuring, holding a lock every thread's first text of that script waits on; a thread with time to spare (a batch
-/// waiting for its fonts) can take that cost off the first text. Also does what `cub_prepare` does.
+/// waiting for its fonts) can take that cost off the first text. Thai also loads libthai's dictionary
+/// (`cub_pango_dictionary_breaks`). Also does what `cub_prepare` does.
 /// Thread-safe; returns the number of scripts whose SA letters were found.
 int32_t cub_prepare_dictionaries(const char *utf8, int32_t length);
 

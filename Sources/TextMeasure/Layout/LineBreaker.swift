@@ -161,8 +161,8 @@ struct LineBreaker {
         // layout retains and releases none of its arrays.
         var outcome = prepared.segments.withUnsafeBufferPointer { segments in
             prepared.clusters.withUnsafeBufferPointer { clusters in
-                prepared.extentRuns.withUnsafeBufferPointer { runs in
-                    var heights = LineHeightCounter(prepared.lineHeights, runs: runs)
+                /// Fills the lines, counting their heights with `heights`.
+                func fill(_ heights: consuming LineHeightCounter) -> Outcome {
                     var outcome: Outcome
                     if width >= prepared.wholeSegmentFillWidth && filling == .automatic {
                         outcome = fillWholeSegments(segments, clusters: clusters, width: width, maxLines: maxLines,
@@ -181,6 +181,12 @@ struct LineBreaker {
                     (outcome.height, outcome.tallestLine) = heights.totals(lineCount: outcome.lineCount)
                     return outcome
                 }
+                // The extent runs are read only by a text whose lines differ in height.
+                let heights = prepared.lineHeights
+                guard heights.kind == .perLine else {
+                    return fill(LineHeightCounter(heights, runs: UnsafeBufferPointer(start: nil, count: 0)))
+                }
+                return prepared.extentRuns.withUnsafeBufferPointer { fill(LineHeightCounter(heights, runs: $0)) }
             }
         }
         // The lines found hold at this width, whatever the bookkeeping of their bounds says: bounds

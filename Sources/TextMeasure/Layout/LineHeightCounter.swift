@@ -2,20 +2,13 @@
 /// baseline (see ``LineHeights``).
 ///
 /// A text whose lines are all equally tall (a fixed or multiple line height, or natural heights that
-/// ``NaturalLineHeights/uniform`` says are) costs nothing per line: its height is its line count
+/// ``LineHeights`` finds uniform) costs nothing per line: its height is its line count
 /// times the one height. Otherwise each closing line's bytes are matched against the text's extent
 /// runs with a cursor that only moves forward, as lines do: O(lines + runs) for a whole layout.
 struct LineHeightCounter {
-    /// The text's extent runs (see ``NaturalLineHeights/runs``), borrowed for the layout.
+    /// The text's line heights (a plain value) and its extent runs, borrowed for the layout.
+    private let heights: LineHeights
     private let runs: UnsafeBufferPointer<ExtentRun>
-    /// Natural line heights' floor and empty-line extent, and their units per pixel.
-    private let floor: LineExtent
-    private let empty: LineExtent
-    private let unitsPerPixel: Double
-    /// Every line's extent, when natural heights are uniform.
-    private let uniform: LineExtent?
-    /// Every line's height and baseline in pixels, for a fixed or multiple line height.
-    private let fixed: (height: Double, baseline: Double)?
     /// The run the last line started in.
     private var runIndex = 0
     /// While counting line by line (``countsLines``): the lines' heights so far, and the tallest, in
@@ -23,27 +16,17 @@ struct LineHeightCounter {
     private(set) var units = 0
     private(set) var tallest = 0
 
-    /// A counter for `heights`, whose runs `runs` are borrowed for as long as the counter is used.
+    /// A counter for `heights`, whose runs `runs` (empty unless ``LineHeights/Kind/perLine``) are
+    /// borrowed for as long as the counter is used.
+    @inline(__always)
     init(_ heights: LineHeights, runs: UnsafeBufferPointer<ExtentRun>) {
+        self.heights = heights
         self.runs = runs
-        switch heights {
-        case .fixed(let height, let baseline):
-            fixed = (height, baseline)
-            floor = .zero
-            empty = .zero
-            unitsPerPixel = 1
-            uniform = nil
-        case .natural(let natural):
-            fixed = nil
-            floor = natural.floor
-            empty = natural.empty
-            unitsPerPixel = Double(natural.unitsPerPixel)
-            uniform = natural.uniform
-        }
     }
 
     /// Whether each line's height must be found from its bytes (natural heights that differ).
-    var countsLines: Bool { fixed == nil && uniform == nil }
+    @inline(__always)
+    var countsLines: Bool { heights.kind == .perLine }
 
     /// Counts the line of bytes `start..<end` (call only when ``countsLines``); returns its extent.
     ///
@@ -60,9 +43,9 @@ struct LineHeightCounter {
     /// The extent of the line of bytes `start..<end`: the empty line's when it holds nothing, else the
     /// union of the floor and the runs it overlaps.
     private mutating func extent(ofLineFrom start: Int32, to end: Int32) -> LineExtent {
-        guard start < end, !runs.isEmpty else { return empty }
+        guard start < end, !runs.isEmpty else { return heights.empty }
         while runIndex + 1 < runs.count && runs[runIndex + 1].byteStart <= start { runIndex += 1 }
-        var extent = floor.union(runs[runIndex].extent)
+        var extent = heights.floor.union(runs[runIndex].extent)
         var next = runIndex + 1
         while next < runs.count && runs[next].byteStart < end {
             extent = extent.union(runs[next].extent)
@@ -74,27 +57,30 @@ struct LineHeightCounter {
     /// The `index`th line (0 for the first), just closed: its top, height and baseline in pixels.
     /// `extent` is what ``add(lineFrom:to:)`` returned for it, when ``countsLines``.
     func line(utf8Range: Range<Int>, width: Double, index: Int, extent: LineExtent) -> TextMeasurement.Line {
-        if let fixed {
-            let top = Double(index) * fixed.height
-            return TextMeasurement.Line(utf8Range: utf8Range, width: width, top: top, height: fixed.height,
-                                        baseline: top + fixed.baseline)
+        guard heights.kind == .perLine else {
+            let top = Double(index) * heights.evenHeight
+            return TextMeasurement.Line(utf8Range: utf8Range, width: width, top: top, height: heights.evenHeight,
+                                        baseline: top + heights.evenBaseline)
         }
-        let line = uniform ?? extent
-        let height = line.height
-        let top = uniform == nil ? units - height : index * height
-        return TextMeasurement.Line(utf8Range: utf8Range, width: width, top: Double(top) / unitsPerPixel,
-                                    height: Double(height) / unitsPerPixel,
-                                    baseline: Double(top + Int(line.above)) / unitsPerPixel)
+        let pixelsPerUnit = heights.pixelsPerUnit
+        let height = extent.height, top = units - height
+        return TextMeasurement.Line(utf8Range: utf8Range, width: width, top: Double(top) * pixelsPerUnit,
+                                    height: Double(height) * pixelsPerUnit,
+                                    baseline: Double(top + Int(extent.above)) * pixelsPerUnit)
     }
 
     /// The height of `lineCount` lines in pixels, and the tallest one's (an empty line's when there
     /// is none): what the layout's measurement reports.
+    @inline(__always)
     func totals(lineCount: Int) -> (height: Double, tallest: Double) {
-        if let fixed { return (Double(lineCount) * fixed.height, fixed.height) }
-        if let uniform {
-            let each = lineCount > 0 ? uniform.height : empty.height
-            return (Double(lineCount * uniform.height) / unitsPerPixel, Double(each) / unitsPerPixel)
+        switch heights.kind {
+        case .fixed:
+            return (Double(lineCount) * heights.evenHeight, heights.evenHeight)
+        case .uniform:
+            return (Double(lineCount) * heights.evenHeight, lineCount > 0 ? heights.evenHeight : heights.emptyLineHeight)
+        case .perLine:
+            return (Double(units) * heights.pixelsPerUnit,
+                    lineCount > 0 ? Double(tallest) * heights.pixelsPerUnit : heights.emptyLineHeight)
         }
-        return (Double(units) / unitsPerPixel, Double(lineCount > 0 ? tallest : empty.height) / unitsPerPixel)
     }
 }

@@ -31,16 +31,20 @@ extension TextMeasurer {
         try MeasurementLimits.check(width: width)
         let profile = advanceProfile
         let fonts = fonts(scale: style.scale)
-        return withExtendedLifetime(fonts) {
-            var heights = EstimatedLineHeights(Preparer.lineHeights(style, fonts: fonts), profile: profile) {
-                Preparer.extent(ofFont: $0, fonts, style: style)
+        var heights = EstimatedLineHeights(Preparer.lineHeights(style, fonts: fonts), fonts: fonts, style: style)
+        return profile.typical.withUnsafeBufferPointer { typical in
+            profile.maximum.withUnsafeBufferPointer { maximum in
+                estimate(text, style: style, width: width, advances: (typical, maximum), profile: profile,
+                         heights: &heights)
             }
-            return estimate(text, style: style, width: width, profile: profile, heights: &heights)
         }
     }
 
-    private func estimate(_ text: String, style: TextStyle, width: Double, profile: AdvanceProfile,
-                          heights: inout EstimatedLineHeights) -> TextEstimate {
+    /// The estimate, with the profile's typical and maximum advances per script class borrowed for
+    /// the pass over the scalars (no bounds check or reference count per scalar).
+    private func estimate(_ text: String, style: TextStyle, width: Double,
+                          advances: (typical: UnsafeBufferPointer<Double>, maximum: UnsafeBufferPointer<Double>),
+                          profile: borrowing AdvanceProfile, heights: inout EstimatedLineHeights) -> TextEstimate {
         var lines = 0, maximumLines = 0
         var typical = 0.0, maximum = 0.0, scalars = 0
         /// The script classes of the paragraph so far, one bit each.
@@ -58,7 +62,7 @@ extension TextMeasurer {
             let expected = min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
             // Within the line limit, the paragraphs' lines in order.
             let shown = min(expected, limit - lines), shownMaximum = min(bound, limit - maximumLines)
-            heights.add(lines: shown, maximumLines: shownMaximum, classes: classes)
+            heights.add(lines: shown, maximumLines: shownMaximum, classes: classes, profile: profile)
             lines += shown
             maximumLines += shownMaximum
             typical = 0
@@ -78,9 +82,9 @@ extension TextMeasurer {
                 endParagraph()
             default:
                 let scriptClass = ScriptClass.of(value).rawValue
-                typical += profile.typical[scriptClass]
-                maximum += profile.maximum[scriptClass]
-                classes |= 1 << UInt32(scriptClass)
+                typical += advances.typical[scriptClass]
+                maximum += advances.maximum[scriptClass]
+                classes |= 1 &<< UInt32(truncatingIfNeeded: scriptClass)
                 scalars += 1
             }
             previous = value
@@ -97,43 +101,48 @@ extension TextMeasurer {
 /// ``TextMeasurer/estimate(_:style:width:)``); otherwise each is the fixed height.
 private struct EstimatedLineHeights {
     private let heights: LineHeights
-    private let profile: AdvanceProfile
-    /// A font's extent at the estimate's style.
-    private let extent: (Int) -> LineExtent
+    /// The cascade's fonts at the estimate's style, for the fonts' extents.
+    private let fonts: ScaledFonts
+    private let style: TextStyle
     /// Natural heights so far, in line units; fixed heights count lines.
     private var units = 0, maximumUnits = 0
     private var lines = 0, maximumLines = 0
 
-    init(_ heights: LineHeights, profile: AdvanceProfile, extent: @escaping (Int) -> LineExtent) {
+    init(_ heights: LineHeights, fonts: ScaledFonts, style: TextStyle) {
         self.heights = heights
-        self.profile = profile
-        self.extent = extent
+        self.fonts = fonts
+        self.style = style
     }
 
     /// Counts a paragraph of `lines` expected and `maximumLines` at most, holding the script classes
-    /// whose bits `classes` sets (none: an empty paragraph).
-    mutating func add(lines: Int, maximumLines: Int, classes: UInt32) {
+    /// whose bits `classes` sets (none: an empty paragraph), whose fonts `profile` names.
+    mutating func add(lines: Int, maximumLines: Int, classes: UInt32, profile: borrowing AdvanceProfile) {
         self.lines += lines
         self.maximumLines += maximumLines
-        guard case .natural(let natural) = heights, lines > 0 || maximumLines > 0 else { return }
+        guard heights.kind != .fixed, lines > 0 || maximumLines > 0 else { return }
         guard classes != 0 else {
-            units += lines * natural.empty.height
-            maximumUnits += maximumLines * natural.empty.height
+            units += lines * heights.empty.height
+            maximumUnits += maximumLines * heights.empty.height
             return
         }
-        var typical = natural.floor, most = natural.floor
+        var typical = heights.floor, most = heights.floor
         var drawn = false
-        for scriptClass in ScriptClass.allCases where classes & (1 << UInt32(scriptClass.rawValue)) != 0 {
-            if let font = profile.typicalFont[scriptClass.rawValue] {
-                typical = typical.union(extent(font))
+        var remaining = classes
+        while remaining != 0 {
+            let scriptClass = remaining.trailingZeroBitCount
+            remaining &= remaining &- 1
+            if let font = profile.typicalFont[scriptClass] {
+                typical = typical.union(Preparer.extent(ofFont: font, fonts, style: style))
                 drawn = true
             }
-            for font in profile.drawingFonts[scriptClass.rawValue] { most = most.union(extent(font)) }
+            for font in profile.drawingFonts[scriptClass] {
+                most = most.union(Preparer.extent(ofFont: font, fonts, style: style))
+            }
         }
         // Only spaces, tabs or marks: they take the primary font's extent, or their neighbours'.
-        if !drawn { typical = typical.union(natural.empty) }
+        if !drawn { typical = typical.union(heights.empty) }
         units += lines * typical.height
-        maximumUnits += maximumLines * most.union(natural.empty).height
+        maximumUnits += maximumLines * most.union(heights.empty).height
     }
 
     /// The expected lines' height in pixels.
@@ -142,9 +151,6 @@ private struct EstimatedLineHeights {
     var maximumHeight: Double { total(maximumUnits, maximumLines) }
 
     private func total(_ units: Int, _ lines: Int) -> Double {
-        switch heights {
-        case .fixed(let height, _): Double(lines) * height
-        case .natural(let natural): Double(units) / Double(natural.unitsPerPixel)
-        }
+        heights.kind == .fixed ? Double(lines) * heights.evenHeight : Double(units) * heights.pixelsPerUnit
     }
 }

@@ -1,6 +1,6 @@
 /// How far a line box reaches above and below its baseline, in line units: 1/1024 px in
 /// ``LineBreaking/pango`` (Pango units), Blink's LayoutUnits (1/64 px) in the browser modes (see
-/// ``NaturalLineHeights/unitsPerPixel(for:)``).
+/// ``LineHeights/unitsPerPixel(for:)``).
 ///
 /// A font's extent is what one line of it alone needs; a line holding several fonts reaches as far up
 /// as the tallest ascent and as far down as the deepest descent: the ``union(_:)`` of their extents.

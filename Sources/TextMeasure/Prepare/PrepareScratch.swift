@@ -38,7 +38,7 @@ final class PrepareScratch: @unchecked Sendable {
     /// kept from one preparation to the next, so that they grow only when a text needs more.
     @exclusivity(unchecked) var segments: [Segment] = []
     @exclusivity(unchecked) var preparedClusters: [PreparedCluster] = []
-    /// The runs of bytes whose fonts reach one line extent (see `NaturalLineHeights`), kept likewise.
+    /// The runs of bytes whose fonts reach one line extent (see `LineHeights`), kept likewise.
     @exclusivity(unchecked) var extentRuns: [ExtentRun] = []
     /// The paragraph's HarfBuzz clusters spanning several grapheme clusters (ligatures), as byte ranges.
     @exclusivity(unchecked) var ligatures: [Range<Int>] = []

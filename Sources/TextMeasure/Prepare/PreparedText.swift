@@ -59,6 +59,7 @@ public struct PreparedText: Sendable {
         let text: String
         let style: TextStyle
         let lineHeights: LineHeights
+        let extentRuns: [ExtentRun]
         let segments: [Segment]
         let clusters: [PreparedCluster]
         let lineStartAdjusts: [LineStartAdjust]
@@ -66,11 +67,13 @@ public struct PreparedText: Sendable {
         let tabMinimum: Int
         let wholeSegmentFillWidth: Int
 
-        init(text: String, style: TextStyle, lineHeights: LineHeights, segments: [Segment], clusters: [PreparedCluster],
-             lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int, wholeSegmentFillWidth: Int) {
+        init(text: String, style: TextStyle, lineHeights: LineHeights, extentRuns: [ExtentRun], segments: [Segment],
+             clusters: [PreparedCluster], lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int,
+             wholeSegmentFillWidth: Int) {
             self.text = text
             self.style = style
             self.lineHeights = lineHeights
+            self.extentRuns = extentRuns
             self.segments = segments
             self.clusters = clusters
             self.lineStartAdjusts = lineStartAdjusts
@@ -81,12 +84,14 @@ public struct PreparedText: Sendable {
 
         /// About how many bytes the object itself takes: its header and fields.
         static let instanceSize = 2 * MemoryLayout<Int>.size
-            + MemoryLayout<(String, TextStyle, LineHeights, [Segment], [PreparedCluster], [LineStartAdjust], Int, Int, Int)>.size
+            + MemoryLayout<(String, TextStyle, LineHeights, [ExtentRun], [Segment], [PreparedCluster], [LineStartAdjust],
+                            Int, Int, Int)>.size
     }
 
-    init(text: String, style: TextStyle, lineHeights: LineHeights, segments: [Segment], clusters: [PreparedCluster],
-         lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
-        storage = Storage(text: text, style: style, lineHeights: lineHeights, segments: segments, clusters: clusters,
+    init(text: String, style: TextStyle, lineHeights: LineHeights, extentRuns: [ExtentRun], segments: [Segment],
+         clusters: [PreparedCluster], lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
+        storage = Storage(text: text, style: style, lineHeights: lineHeights, extentRuns: extentRuns,
+                          segments: segments, clusters: clusters,
                           lineStartAdjusts: lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum,
                           wholeSegmentFillWidth: Self.wholeSegmentFillWidth(segments: segments, clusters: clusters,
                                                                             isBrowser: style.breaking.isBrowser))
@@ -124,11 +129,8 @@ public struct PreparedText: Sendable {
     }
 
     /// The runs of bytes whose fonts make lines taller or shorter than the others (see
-    /// ``NaturalLineHeights/runs``); empty when every line is equally tall.
-    var extentRuns: [ExtentRun] {
-        if case .natural(let natural) = storage.lineHeights { return natural.runs }
-        return []
-    }
+    /// ``LineHeights``); empty when every line is equally tall.
+    var extentRuns: [ExtentRun] { storage.extentRuns }
 }
 
 /// How much wider a line is when it starts at a cluster inside a ligature (see

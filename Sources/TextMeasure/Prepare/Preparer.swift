@@ -58,16 +58,16 @@ struct Preparer {
         let tabs = lists.hasTab ? Self.tabSpacing(fonts, style: style) : (stop: 0, minimum: 0)
         let tabStop = tabs.stop
         let tabMinimum = tabs.minimum
-        let lineHeights: LineHeights
+        let lineHeights: LineHeights, extentRuns: [ExtentRun]
         if case .natural = style.lineHeight {
             let (floor, empty) = Self.emptyExtents(fonts, style: style)
-            lineHeights = .natural(NaturalLineHeights(
-                unitsPerPixel: NaturalLineHeights.unitsPerPixel(for: style.breaking), floor: floor, empty: empty,
-                runs: lists.extentRuns, firstExtent: lists.firstExtent, hasEmptyParagraph: lists.hasEmptyParagraph))
+            (lineHeights, extentRuns) = LineHeights.natural(
+                unitsPerPixel: LineHeights.unitsPerPixel(for: style.breaking), floor: floor, empty: empty,
+                runs: lists.extentRuns, firstExtent: lists.firstExtent, hasEmptyParagraph: lists.hasEmptyParagraph)
         } else {
-            lineHeights = Self.lineHeights(style, fonts: fonts)
+            (lineHeights, extentRuns) = (Self.lineHeights(style, fonts: fonts), [])
         }
-        return PreparedText(text: text, style: style, lineHeights: lineHeights,
+        return PreparedText(text: text, style: style, lineHeights: lineHeights, extentRuns: extentRuns,
                             segments: lists.segments, clusters: lists.clusters,
                             lineStartAdjusts: lists.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
     }
@@ -78,7 +78,7 @@ struct Preparer {
     }
 
     /// What every line holds whatever its fonts (`floor`), and what a line with no text reaches
-    /// (`empty`), for natural line heights (see ``NaturalLineHeights``): in Pango nothing and the
+    /// (`empty`), for natural line heights (see ``LineHeights``): in Pango nothing and the
     /// primary font's extent; in Blink the primary font's extent (the strut), both.
     static func emptyExtents(_ fonts: ScaledFonts, style: TextStyle) -> (floor: LineExtent, empty: LineExtent) {
         let primary = extent(ofFont: 0, fonts, style: style)
@@ -90,13 +90,13 @@ struct Preparer {
     /// font's extent).
     static func lineHeights(_ style: TextStyle, fonts: ScaledFonts) -> LineHeights {
         let (floor, primary) = emptyExtents(fonts, style: style)
-        let units = NaturalLineHeights.unitsPerPixel(for: style.breaking)
+        let units = LineHeights.unitsPerPixel(for: style.breaking)
         let ascent = Double(primary.above) / Double(units), descent = Double(primary.below) / Double(units)
         let height: Double
         switch style.lineHeight {
         case .natural:
-            return .natural(NaturalLineHeights(unitsPerPixel: units, floor: floor, empty: primary, runs: [],
-                                               firstExtent: nil, hasEmptyParagraph: true))
+            return LineHeights.natural(unitsPerPixel: units, floor: floor, empty: primary, runs: [], firstExtent: nil,
+                                       hasEmptyParagraph: true).0
         case .fixed(let fixed): height = fixed
         case .multiple(let factor): height = factor * style.size
         }
@@ -172,7 +172,7 @@ struct Preparer {
         let spaceAdvance: Int
         /// The style prepared with.
         let style: TextStyle
-        /// What every line's extent holds whatever its fonts (see `NaturalLineHeights.floor`).
+        /// What every line's extent holds whatever its fonts (see `LineHeights.floor`).
         let extentFloor: LineExtent
     }
 
@@ -190,7 +190,7 @@ struct Preparer {
         var lineStartAdjusts: [LineStartAdjust] = []
         var hasTab = false
         /// The runs of bytes whose fonts reach one line extent, adjacent runs differing (see
-        /// `NaturalLineHeights`); and the font the last cluster added was drawn with (-1 before any).
+        /// `LineHeights`); and the font the last cluster added was drawn with (-1 before any).
         var extentRuns: [ExtentRun]
         var lastExtentFont = -1
         /// Whether some paragraph is empty (a line with no cluster).
@@ -232,7 +232,7 @@ struct Preparer {
         }
 
         /// Copies of the lists at their exact size. A text whose clusters all reach one extent gets
-        /// no run list (its lines are equally tall, see `NaturalLineHeights`), so nothing is allocated.
+        /// no run list (its lines are equally tall, see `LineHeights`), so nothing is allocated.
         func lists() -> Lists {
             Lists(segments: Self.exactCopy(segments), clusters: Self.exactCopy(clusters),
                   lineStartAdjusts: lineStartAdjusts, hasTab: hasTab,
@@ -428,7 +428,7 @@ struct Preparer {
         }
 
         /// Extends the extent runs over the paragraph's clusters: a run starts where a cluster's font
-        /// reaches another extent than the run before (see `NaturalLineHeights`).
+        /// reaches another extent than the run before (see `LineHeights`).
         private mutating func appendExtentRuns(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, _ context: Context) {
             for i in itemized.indices {
                 let font = itemized[i].font ?? 0

@@ -14,13 +14,14 @@ import Darwin
 /// cores: see the performance profile.
 ///
 /// Thread safety: any number of threads at once; a shard's state is touched only under its mutex.
+@usableFromInline
 package final class LockedShards<State> {
     /// Bytes from one shard's mutex to the next's.
-    private let stride: Int
-    private let stateOffset: Int
-    private let base: UnsafeMutableRawPointer
+    @usableFromInline let stride: Int
+    @usableFromInline let stateOffset: Int
+    @usableFromInline let base: UnsafeMutableRawPointer
     /// The number of shards.
-    package let count: Int
+    @usableFromInline package let count: Int
 
     /// `count` shards, shard `i` starting as `make(i)`.
     /// - Parameters:
@@ -49,11 +50,13 @@ package final class LockedShards<State> {
         base.deallocate()
     }
 
-    private func mutex(_ shard: Int) -> UnsafeMutablePointer<pthread_mutex_t> {
+    @inlinable
+    func mutex(_ shard: Int) -> UnsafeMutablePointer<pthread_mutex_t> {
         (base + shard * stride).assumingMemoryBound(to: pthread_mutex_t.self)
     }
 
-    private func state(_ shard: Int) -> UnsafeMutablePointer<State> {
+    @inlinable
+    func state(_ shard: Int) -> UnsafeMutablePointer<State> {
         (base + shard * stride + stateOffset).assumingMemoryBound(to: State.self)
     }
 
@@ -62,7 +65,7 @@ package final class LockedShards<State> {
     ///   - shard: the shard, in `0..<count`.
     ///   - body: what to do with the state; it must not lock a shard of this value.
     /// - Returns: what `body` returns.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<R>(_ shard: Int, _ body: (inout State) throws -> R) rethrows -> R {
         precondition(shard >= 0 && shard < count, "no such shard")
         let mutex = self.mutex(shard)

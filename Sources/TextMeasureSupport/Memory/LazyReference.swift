@@ -14,10 +14,12 @@ import Synchronization
 /// read with acquire ordering, so whatever its initializer wrote is visible to every thread that
 /// gets it. The object itself must be `Sendable` (immutable, here). Non-copyable and address-bound
 /// (it holds an `Atomic`): store it in a class's `let`, or in memory that does not move.
+@usableFromInline
 package struct LazyReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
-    private let storage = Atomic<Unmanaged<Object>?>(nil)
+    @usableFromInline let storage = Atomic<Unmanaged<Object>?>(nil)
 
     /// A reference with nothing made yet.
+    @inlinable
     package init() {}
 
     deinit {
@@ -25,6 +27,7 @@ package struct LazyReference<Object: AnyObject & Sendable>: ~Copyable, Sendable 
     }
 
     /// The object, if it has been made; nil before.
+    @inlinable
     package var madeObject: Object? {
         storage.load(ordering: .acquiring)?.takeUnretainedValue()
     }
@@ -36,15 +39,15 @@ package struct LazyReference<Object: AnyObject & Sendable>: ~Copyable, Sendable 
     ///   - body: Uses the object, which stays alive for the call (it is owned by this reference).
     /// - Returns: What `body` returns.
     /// - Complexity: O(1) once made: one atomic load.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withObject<R>(orMake make: () -> Object, _ body: (Object) -> R) -> R {
         if let made = storage.load(ordering: .acquiring) { return made._withUnsafeGuaranteedRef(body) }
         return publish(make())._withUnsafeGuaranteedRef(body)
     }
 
     /// Stores `made` unless another thread stored first; returns what is stored.
-    @inline(never)
-    private func publish(_ made: Object) -> Unmanaged<Object> {
+    @usableFromInline @inline(never)
+    func publish(_ made: Object) -> Unmanaged<Object> {
         let retained = Unmanaged.passRetained(made)
         let (exchanged, stored) = storage.compareExchange(expected: nil, desired: retained,
                                                           ordering: .acquiringAndReleasing)

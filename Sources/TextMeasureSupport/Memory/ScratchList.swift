@@ -5,18 +5,21 @@
 ///
 /// A copy shares the memory: use one copy at a time, and store it back in the scratch when done (it
 /// may have grown into new memory). Elements are set in place through any copy.
+@usableFromInline
 package struct ScratchList<Element>: RandomAccessCollection {
-    private var base: UnsafeMutablePointer<Element>?
-    package private(set) var count = 0
-    private var capacity = 0
+    @usableFromInline var base: UnsafeMutablePointer<Element>?
+    @usableFromInline package internal(set) var count = 0
+    @usableFromInline var capacity = 0
 
+    @inlinable
     package init() {
         assert(_isPOD(Element.self), "ScratchList holds plain values only")
     }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { count }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { count }
 
+    @inlinable
     package subscript(index: Int) -> Element {
         get {
             assert(index >= 0 && index < count)
@@ -28,7 +31,7 @@ package struct ScratchList<Element>: RandomAccessCollection {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ element: Element) {
         if count == capacity { grow() }
         (base.unsafelyUnwrapped + count).initialize(to: element)
@@ -36,11 +39,13 @@ package struct ScratchList<Element>: RandomAccessCollection {
     }
 
     /// Empties the list, keeping its memory.
+    @inlinable
     package mutating func removeAll() {
         count = 0
     }
 
     /// Frees the memory (the list is empty afterwards).
+    @inlinable
     package mutating func deallocate() {
         base?.deallocate()
         base = nil
@@ -48,7 +53,8 @@ package struct ScratchList<Element>: RandomAccessCollection {
         capacity = 0
     }
 
-    private mutating func grow() {
+    @usableFromInline @inline(never)
+    mutating func grow() {
         let newCapacity = Swift.max(16, 2 * capacity)
         let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         if let base {

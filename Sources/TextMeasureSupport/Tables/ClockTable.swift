@@ -13,22 +13,32 @@
 /// The look-ups need `Key: Equatable`, the type does not: a generic type's requirements are checked
 /// when the runtime first makes its metadata, and a conformance check the first time scans every
 /// conformance of the (statically linked) binary, at start-up, once per table type. Requirements on the methods are resolved where they are compiled.
+@usableFromInline
 package struct ClockTable<Key, Value> {
-    fileprivate struct Entry {
-        var hash: Int
-        var referenced: Bool
-        var key: Key
-        var value: Value
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var hash: Int
+        @usableFromInline var referenced: Bool
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+
+        @inlinable
+        init(hash: Int, referenced: Bool, key: Key, value: Value) {
+            self.hash = hash
+            self.referenced = referenced
+            self.key = key
+            self.value = value
+        }
     }
 
-    package let capacity: Int
+    @usableFromInline package let capacity: Int
     /// Look-ups that found their key, and those that did not.
-    package private(set) var hits = 0
-    package private(set) var misses = 0
+    @usableFromInline package internal(set) var hits = 0
+    @usableFromInline package internal(set) var misses = 0
     /// Entries in insertion order until full; then an evicted entry's place takes the new one.
-    private var entries: [Entry] = []
-    private var index = HashIndex()
-    private var hand = 0
+    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var index = HashIndex()
+    @usableFromInline var hand = 0
 
     /// A table of at most `capacity` entries, whose storage is reserved now (pages are mapped as
     /// entries fill them).
@@ -38,11 +48,12 @@ package struct ClockTable<Key, Value> {
         entries.reserveCapacity(capacity)
     }
 
-    package var count: Int { entries.count }
+    @inlinable package var count: Int { entries.count }
 }
 
 extension ClockTable where Key: Equatable {
     /// The value for `key` (whose hash is `hash`), marking it referenced.
+    @inlinable
     package mutating func value(for key: Key, hash: Int) -> Value? {
         guard let slot = find(key, hash: hash).entry else {
             misses += 1
@@ -55,6 +66,7 @@ extension ClockTable where Key: Equatable {
 
     /// The value for `key` (whose hash is `hash`), marking it referenced, without counting a hit or a
     /// miss: for a second look-up on behalf of one already counted.
+    @inlinable
     package mutating func uncountedValue(for key: Key, hash: Int) -> Value? {
         guard let slot = find(key, hash: hash).entry else { return nil }
         if !entries[slot].referenced { entries[slot].referenced = true }
@@ -63,6 +75,7 @@ extension ClockTable where Key: Equatable {
 
     /// Stores `value` for `key`, evicting an entry not referenced since the hand last passed it if the
     /// table is full.
+    @inlinable
     package mutating func set(_ value: Value, for key: Key, hash: Int) {
         let found = find(key, hash: hash)
         if let slot = found.entry {
@@ -92,7 +105,8 @@ extension ClockTable where Key: Equatable {
         index.insert(hash: hash, entry: victim)
     }
 
-    private func find(_ key: Key, hash: Int) -> (entry: Int?, bucket: Int) {
+    @inlinable
+    func find(_ key: Key, hash: Int) -> (entry: Int?, bucket: Int) {
         index.find(hash: hash) { entries[$0].hash == hash && entries[$0].key == key }
     }
 }

@@ -1,7 +1,8 @@
 /// Minimal UTF-8 decoding over bytes that came from a Swift `String` (so they are valid UTF-8).
+@usableFromInline
 package enum UTF8Decoding {
     /// The scalar starting at `offset` and its length in bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (value: UInt32, length: Int) {
         let b0 = UInt32(bytes[offset])
         if b0 < 0x80 { return (b0, 1) }
