@@ -15,11 +15,15 @@ package protocol HeightStoreLink: Sendable {
     /// cannot be used, in which case everything is measured.
     func open(path: String) -> (any PersistentHeightStore)?
 
-    /// Carries out `textmeasure store ACTION PATH`.
+    /// Carries out `textmeasure store ACTION PATH [DESTINATION]`.
     ///
+    /// - Parameters:
+    ///   - action: What to do.
+    ///   - path: The store file.
+    ///   - destination: Where ``StoreAction/export`` writes its copy; nil for the other actions.
     /// - Returns: The lines to print.
     /// - Throws: `CLIError` with the store's message.
-    func maintain(_ action: StoreAction, path: String) throws -> [String]
+    func maintain(_ action: StoreAction, path: String, destination: String?) throws -> [String]
 }
 
 /// What `textmeasure store ACTION PATH` does to the file.
@@ -30,6 +34,8 @@ package enum StoreAction: String, CaseIterable, Sendable {
     case vacuum
     /// Remove every stored height.
     case clear
+    /// Write a copy that is one consistent file, even while other processes write to the store.
+    case export
 }
 
 /// A ``TextMeasure/MeasurementStore`` backed by a file, as `--stats` reports it.

@@ -73,8 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
         let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
-        // Whatever ends the service (a signal, an error), what was measured reaches the file.
-        defer { heightStore?.flush() }
+        // Whatever ends the service (a signal, an error), what was measured reaches the file, and the
+        // file alone: closing folds the write-ahead log in, so that copying the .sqlite loses nothing.
+        defer { heightStore?.close() }
         let processor = BatchProcessor(measurer: measurer, style: styleOptions.style, preparedTexts: max(1, cachedTexts),
                                        preparedTextBytes: bytes, store: heightStore)
         let server = MeasureServer(processor: processor, limits: ServerLimits(

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 import TextMeasure
 
@@ -52,6 +53,28 @@ extension HeightStore {
             }
         } catch {
             throw .failed(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Writes a copy of the store to `destination`: one file, without a write-ahead log, holding every
+    /// row committed when the copy began (SQLite's `VACUUM INTO`, a snapshot read in one transaction).
+    /// Safe while other processes write to the store, unlike copying the `.sqlite` file, whose latest
+    /// rows may be in its `-wal` still.
+    ///
+    /// - Parameter destination: The copy's path: its folder must exist and the file must not.
+    /// - Throws: ``HeightStoreError/failed(path:reason:)`` when the copy cannot be written (the file
+    ///   exists, a full disk) or the store cannot be read.
+    /// - Complexity: O(*n*) in the file's size.
+    public func export(to destination: String) throws(HeightStoreError) {
+        flush()
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw .failed(path: destination, reason: "already exists: the copy goes to a new file")
+        }
+        do {
+            // Not in a transaction (VACUUM refuses one); the copy is a snapshot all the same.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [destination]) }
+        } catch {
+            throw .failed(path: path, reason: "cannot copy to \(destination): \(error)")
         }
     }
 

@@ -12,7 +12,7 @@ import TextMeasure
 /// let store = HeightStore.openOrWarn(path: "heights.sqlite")          // nil (and one warning) if unusable
 /// let texts = PreparedTextCache(measurer: measurer, store: store)
 /// let m = try texts.measure(body, style: style, width: 343, withLines: false)   // memory, store, measure
-/// store?.flush()                                                        // or let it go: deinit flushes
+/// store?.close()                                                        // or let it go: deinit closes
 /// ```
 ///
 /// A stored result is keyed by the fonts' content digests, the style, ``TextMeasurer/layoutVersion``
@@ -27,6 +27,11 @@ import TextMeasure
 /// measured. A row whose check value does not match its contents reads as a miss. A file written by
 /// another layout version is emptied when opened (its keys could never match anyway). A process
 /// killed while writing leaves the last committed transaction (SQLite's WAL recovery).
+///
+/// Closing (``close()``, or the last reference going away) writes what is queued, folds the
+/// write-ahead log into the file (`wal_checkpoint(TRUNCATE)`) and closes the connections, so that the
+/// `.sqlite` file alone holds every row: copying it without its `-wal` loses nothing. A file another
+/// process is writing is copied safely with ``export(to:)``.
 ///
 /// Thread safety: every method may be called from any thread. Reads run on GRDB's pool of reader
 /// connections (concurrently with each other and with the writer); writes are queued to one
@@ -64,6 +69,7 @@ public final class HeightStore: MeasurementStore {
     private struct State: Sendable {
         var statistics = Statistics()
         var isDisabled = false
+        var isClosed = false
         var hasWarned = false
         /// Digests of the cascades seen, by their faces (held, so identifiers are never reused).
         var fontDigests: [[ObjectIdentifier]: (faces: [FontFace], digest: [UInt8])] = [:]
@@ -107,7 +113,44 @@ public final class HeightStore: MeasurementStore {
     }
 
     deinit {
+        close()
+    }
+
+    /// Writes what is queued, folds the write-ahead log into the file and closes it: afterwards the
+    /// `.sqlite` file alone holds every row (its `-wal` is empty, or gone once no other process has the
+    /// file open). Later look-ups miss and later saves are dropped; closing again does nothing.
+    ///
+    /// A checkpoint that cannot finish (another process reading the file past ``busyTimeout``)
+    /// leaves the log to that process or the next one to fold in: nothing is lost, only not yet in the
+    /// main file.
+    ///
+    /// - Complexity: O(*n*) in the pages the log holds.
+    public func close() {
+        let first = state.withLock { state -> Bool in
+            defer { state.isClosed = true }
+            return !state.isClosed
+        }
+        guard first else { return }
         writer.close()
+        state.withLock { $0.isDisabled = true }   // quietly: nothing failed
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        } catch {
+            warn("height store \(path): its log stays beside it, to be folded in when next opened: \(error)")
+        }
+        try? pool.close()
+        Self.removeEmptyLog(path: path)
+    }
+
+    /// Opens and closes the file once more, so that the `-wal` and `-shm` files go when no other
+    /// process has it open: SQLite removes them when the last connection closes, unless that one is
+    /// read-only, and GRDB closes its read-only connections after its writer.
+    private static func removeEmptyLog(path: String) {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
+        sqlite3_busy_timeout(db, 100)   // a process writing now keeps its log; it is not waited for
+        sqlite3_exec(db, "PRAGMA schema_version", nil, nil, nil)   // reads the header: the log is opened
     }
 
     /// Opens the store at `path`, or prints one warning and returns nil when it cannot be used (the
@@ -141,7 +184,7 @@ public final class HeightStore: MeasurementStore {
     /// Counters so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// Whether a failure turned the store off (everything is measured from then on).
+    /// Whether a failure, or ``close()``, turned the store off (everything is measured from then on).
     public var isDisabled: Bool { state.withLock { $0.isDisabled } }
 
     // MARK: MeasurementStore

@@ -7,7 +7,7 @@ struct SQLiteHeightStoreLink: HeightStoreLink {
         HeightStore.openOrWarn(path: path)
     }
 
-    func maintain(_ action: StoreAction, path: String) throws -> [String] {
+    func maintain(_ action: StoreAction, path: String, destination: String?) throws -> [String] {
         let store: HeightStore
         do {
             store = try HeightStore(path: path)
@@ -24,6 +24,10 @@ struct SQLiteHeightStoreLink: HeightStoreLink {
                 try store.vacuum()
             case .clear:
                 try store.clear()
+            case .export:
+                guard let destination else { throw HeightStoreError.failed(path: path, reason: "no path to export to") }
+                try store.export(to: destination)
+                return ["exported to \(destination)"]
             }
             return []
         } catch {

@@ -89,6 +89,37 @@ struct ServeProcessTests {
         #expect(await Self.stop(second) == 0)
     }
 
+    /// A server stopped by SIGTERM closes its store: the write-ahead log is folded into the file, so
+    /// that the `.sqlite` file copied alone holds every row measured.
+    @Test func sigtermLeavesEveryRowInTheStoreFile() async throws {
+        let folder = NSTemporaryDirectory() + "serve-wal-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/heights.sqlite"
+        let items = (0..<600).map { #"{"text":"Row \#($0): measured, stored, and copied with its file alone","width":300}"# }
+
+        let (server, port) = try await Self.startServe(["--store", path])
+        defer { if server.isRunning { server.terminate() } }
+        let measured = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                        body: "[" + items.joined(separator: ",") + "]", timeout: 600)
+        #expect(measured.status == 200)
+        #expect(await Self.stop(server) == 0)
+
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
+        #expect(log == 0, "\(log) bytes left in the log")
+        let copy = folder + "/copy.sqlite"
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let stats = Process()
+        stats.executableURL = Self.products.appendingPathComponent("textmeasure")
+        stats.arguments = ["store", "stats", copy]
+        let output = Pipe()
+        stats.standardOutput = output
+        try stats.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stats.waitUntilExit()
+        #expect(text.contains("entries: 600\n"), "\(text)")
+    }
+
     /// `--breaking` is the default of items without `"breaking"`.
     @Test func serveBreakingOption() async throws {
         let (server, port) = try await Self.startServe(["--breaking", "browser"])
