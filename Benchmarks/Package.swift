@@ -17,7 +17,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TextMeasure", package: "TextMeasure"),
-                .product(name: "HeightCache", package: "TextMeasure"),
+                .product(name: "ListLayout", package: "TextMeasure"),
+                .product(name: "TextRows", package: "TextMeasure"),
             ],
             path: "Benchmarks/TextMeasureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -28,7 +29,7 @@ let package = Package(
             name: "ListBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "HeightCache", package: "TextMeasure"),
+                .product(name: "ListLayout", package: "TextMeasure"),
             ],
             path: "Benchmarks/ListBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -38,7 +39,7 @@ let package = Package(
             name: "ListHeightsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "HeightCache", package: "TextMeasure"),
+                .product(name: "ListLayout", package: "TextMeasure"),
             ],
             path: "Benchmarks/ListHeightsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,5 +1,5 @@
 import Benchmark
-import HeightCache
+import ListLayout
 
 // List diffing: ListSnapshot.changes(from:) on three scenarios, each beside the standard library's
 // `newIDs.difference(from: oldIDs).inferringMoves()` on the same identifiers (flattened for sections).

@@ -1,5 +1,5 @@
 import Benchmark
-@_spi(Benchmarks) import HeightCache
+import ListLayout
 
 /// A row of a million-row list: an identifier is all the model there is.
 struct Row: Identifiable, Hashable, Sendable {

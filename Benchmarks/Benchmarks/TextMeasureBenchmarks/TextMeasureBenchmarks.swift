@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
-import HeightCache
+import ListLayout
+import TextRows
 import TextMeasure
 
 /// The multilingual corpus from the package's tests, read by the tests' own loader (`Corpus.swift`
@@ -26,6 +27,20 @@ private let shortMessages = [
     "I pushed the fix to the branch; could you take a look before lunch?",
     "Happy birthday!! Hope you have a wonderful day with the family.",
     "Reminder: the parking garage closes at 10 pm tonight, move your car.",
+]
+
+/// Short messages that mix scripts and so fonts (Thai with a Latin word, Arabic with digits, Hindi,
+/// emoji, CJK with Latin, Hebrew with Latin): 1 to 3 lines at 17 px and widths 200–400, whose lines
+/// are not all equally tall (each line's natural height comes from the fonts on it).
+private let multilingualMessages = [
+    "พรุ่งนี้ประชุมทีมตอนบ่ายสามโมง อย่าลืมเอา laptop มาด้วยนะครับ",
+    "سأصل إلى المحطة في الساعة 6:30 مساءً، انتظرني عند البوابة رقم 12",
+    "कल सुबह की मीटिंग दस बजे है, कृपया समय पर पहुँचें और नोट्स लाएँ।",
+    "Happy birthday!! 🎉🎂 Have a wonderful day with the family 😊",
+    "明天下午三点开会，请带上你的 MacBook 和第三季度的报告，谢谢！",
+    "今日の会議は Zoom で行います。リンクは後で Slack に送ります。",
+    "오늘 저녁 7시에 강남역 2번 출구에서 만나요! 늦으면 꼭 연락 주세요.",
+    "The café on Rue Saint-Honoré said «ok» to 8 people — ทุกคนมาได้ไหม?",
 ]
 
 /// A list of messages: the rows of the width-drag benchmarks.
@@ -160,6 +175,18 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             blackHole(try prepared[i & 7].layout(width: widths[(i >> 3) & 63], withLines: false))
+        }
+    }
+
+    // The same with texts that mix fonts, so that lines differ in height: the per-line height path
+    // (the cursor over the prepared text's extent runs). Also allocation-free.
+    Benchmark("Layout of a prepared 1–3 line multilingual text at a new width",
+              configuration: .init(scalingFactor: .kilo, thresholds: allocations())) { benchmark in
+        let prepared = try multilingualMessages.map { try measurer.prepare($0, style: style) }
+        let widths = (0..<64).map { 200 + Double($0) * 3.125 }
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(try prepared[i & 7].layout(width: widths[(i >> 3) & 63]))
         }
     }
 
