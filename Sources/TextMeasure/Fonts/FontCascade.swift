@@ -98,6 +98,29 @@ public enum BundledFonts {
         "NotoColorEmoji.ttf",
     ]
 
+    /// The bold cascade (see ``FontCascades``): the bold faces of Noto Sans, Arabic, Hebrew, Thai and
+    /// Devanagari, then the fonts that have no bold face bundled, regular.
+    public static let boldFileNames = [
+        "NotoSans-Bold.ttf",
+        "NotoSansArabic-Bold.ttf",
+        "NotoSansHebrew-Bold.ttf",
+        "NotoSansThai-Bold.ttf",
+        "NotoSansDevanagari-Bold.ttf",
+    ] + fileNames.suffix(5)
+
+    /// The italic cascade: Noto Sans Italic (Latin, Greek, Cyrillic), then the regular fallbacks.
+    public static let italicFileNames = ["NotoSans-Italic.ttf"] + fileNames.dropFirst()
+
+    /// The bold italic cascade: Noto Sans Bold Italic, then the bold cascade's fallbacks.
+    public static let boldItalicFileNames = ["NotoSans-BoldItalic.ttf"] + boldFileNames.dropFirst()
+
+    /// The monospace cascade: Noto Sans Mono, then the regular fallbacks (not Noto Sans, whose
+    /// proportional Latin would stand in for characters Noto Sans Mono lacks).
+    public static let monospaceFileNames = ["NotoSansMono-Regular.ttf"] + fileNames.dropFirst()
+
+    /// The bold monospace cascade: Noto Sans Mono Bold, then the bold cascade's fallbacks.
+    public static let monospaceBoldFileNames = ["NotoSansMono-Bold.ttf"] + boldFileNames.dropFirst()
+
     /// The default cascade's files, from the first folder in ``searchPath()`` that holds all of them.
     ///
     /// Only checks that the files are readable; loading them is ``FontCascade/init(files:)``'s job.
@@ -106,9 +129,15 @@ public enum BundledFonts {
     /// - Throws: ``FontError/bundledFontsNotFound(searched:)``, listing the folders searched, when no
     ///   folder holds all of them.
     public static func files() throws(FontError) -> [FontFile] {
+        let folder = try folder()
+        return fileNames.map { FontFile(path: folder + "/" + $0) }
+    }
+
+    /// The first folder in ``searchPath()`` that holds every file of ``fileNames``.
+    static func folder() throws(FontError) -> String {
         let folders = searchPath()
         for folder in folders where fileNames.allSatisfy({ access(folder + "/" + $0, R_OK) == 0 }) {
-            return fileNames.map { FontFile(path: folder + "/" + $0) }
+            return folder
         }
         throw .bundledFontsNotFound(searched: folders)
     }

@@ -2,14 +2,17 @@ import TextMeasureSupport
 import CHarfBuzzFreeType
 import CUnicodeBreak
 
-/// A maximal stretch of grapheme clusters with one font and one script: the unit HarfBuzz shapes.
+/// A maximal stretch of grapheme clusters with one font, script and style: the unit HarfBuzz shapes.
 struct Run {
     /// Byte range in the paragraph.
     var start: Int
     var end: Int
-    /// Index of the font in the cascade.
+    /// Index of the font in the preparation's fonts: the cascade's for plain text, a styled text's
+    /// table of every face's fonts otherwise (see `StyledFontTable`).
     var font: Int
     var script: hb_script_t
+    /// The style of a styled text the run is drawn in (0: plain; see `StyleRuns`).
+    var style = 0
     /// The run begins inside a grapheme cluster that ``Itemizer`` cut because it was too long: HarfBuzz
     /// must not draw a dotted circle for the marks it begins with, and the shaped-piece cache (whose
     /// keys do not say so) is not used.
@@ -33,13 +36,31 @@ struct Run {
 /// U+FE0F asks for a color font first (an emoji without it takes the first font that covers it,
 /// a text glyph if a text font comes first).
 ///
+/// A styled text's clusters each take the style of their first byte (see `StyleRuns`), and their
+/// font from that style's cascade (``styleSelectors``); runs end where the style changes, as Pango's
+/// items end where attributes change and Blink's where an inline box does. Neutral clusters take
+/// the font of neighbours in their own style only.
+///
 /// Grapheme clusters are bounded (see ``maximumNonStarters`` and ``maximumScalars``): a longer one is cut
 /// into pieces that are clusters of their own, shaped separately. No script needs more, and without a
 /// bound one cluster of N combining marks costs HarfBuzz 6.0 O(N²) time.
 struct Itemizer {
+    /// The selector of plain text (style 0).
     let selector: FontSelector
     /// Fonts are chosen as Blink chooses them (see above), not as Pango does.
     var choosesFontPerCharacter = false
+    /// A styled text's selectors, one per style (the first is ``selector``'s); empty for plain text.
+    /// A cluster's ``Cluster/font`` is an index in its style's cascade; `runs` maps it to the
+    /// preparation's fonts through ``styleFonts``.
+    var styleSelectors: [FontSelector] = []
+    /// Per style, the preparation's index of each font of the style's cascade; empty for plain text.
+    var styleFonts: [[Int]] = []
+
+    /// The selector of clusters in `style`.
+    @inline(__always)
+    private func selector(of style: UInt16) -> FontSelector {
+        style == 0 ? selector : styleSelectors[Int(style)]
+    }
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
     nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
 
@@ -54,8 +75,8 @@ struct Itemizer {
     /// whether it is a lone hanging space.
     struct Cluster {
         var start: Int
-        /// Index of the font in the cascade; nil for a neutral cluster until ``Followers`` gives it its
-        /// neighbours' font (every cluster has one once `clusters(of:flags:into:)` returns).
+        /// Index of the font in its style's cascade; nil for a neutral cluster until ``Followers`` gives
+        /// it its neighbours' font (every cluster has one once `clusters(of:flags:into:)` returns).
         var font: Int?
         var script: hb_script_t
         var isSpace: Bool
@@ -68,6 +89,8 @@ struct Itemizer {
         /// The bidirectional embedding level of its first character, when the paragraph's levels were
         /// given (see `clusters(of:flags:levels:into:)`); 0 otherwise.
         var level: UInt8 = 0
+        /// The style of a styled text it is drawn in: its first byte's (0: plain).
+        var style: UInt16 = 0
     }
 
     /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`, and in
@@ -75,9 +98,12 @@ struct Itemizer {
     /// byte): Pango starts an item wherever the level changes, so a stretch of neutral clusters takes
     /// the font of the neighbour it shares its level with (see `giveFont`), and runs end there.
     ///
+    /// A styled text's paragraph gives each byte's style in `styles`.
+    ///
     /// - Complexity: O(n) in the paragraph's bytes.
     func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
-                  levels: UnsafeBufferPointer<UInt8>? = nil, into clusters: inout ScratchList<Cluster>) {
+                  levels: UnsafeBufferPointer<UInt8>? = nil, styles: UnsafeBufferPointer<UInt16>? = nil,
+                  into clusters: inout ScratchList<Cluster>) {
         clusters.removeAll()
         var followers = Followers()
         let count = bytes.count
@@ -87,14 +113,14 @@ struct Itemizer {
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
             // A cluster of at most `maximumScalars` bytes cannot hold too many characters.
             if end - start <= Self.maximumScalars {
-                append(bytes, start, end, continuesGrapheme: false, level: levels?[start] ?? 0, to: &clusters,
-                       &followers)
+                append(bytes, start, end, continuesGrapheme: false, level: levels?[start] ?? 0,
+                       style: styles?[start] ?? 0, to: &clusters, &followers)
             } else {
                 var pieceStart = start
                 while pieceStart < end {
                     let pieceEnd = Self.pieceEnd(in: bytes, from: pieceStart, to: end)
                     append(bytes, pieceStart, pieceEnd, continuesGrapheme: pieceStart > start,
-                           level: levels?[pieceStart] ?? 0, to: &clusters, &followers)
+                           level: levels?[pieceStart] ?? 0, style: styles?[start] ?? 0, to: &clusters, &followers)
                     pieceStart = pieceEnd
                 }
             }
@@ -130,7 +156,9 @@ struct Itemizer {
     /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
     @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
-                        level: UInt8, to clusters: inout ScratchList<Cluster>, _ followers: inout Followers) {
+                        level: UInt8, style: UInt16, to clusters: inout ScratchList<Cluster>,
+                        _ followers: inout Followers) {
+        let selector = self.selector(of: style)
         let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
         let isLone = firstLength == end - start
         if isLone && first < 0x80 {
@@ -141,7 +169,7 @@ struct Itemizer {
             push(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
                          script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
                          isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
-                         continuesGrapheme: continuesGrapheme, level: level),
+                         continuesGrapheme: continuesGrapheme, level: level, style: style),
                  to: &clusters, &followers, bytes: bytes)
             return
         }
@@ -149,10 +177,11 @@ struct Itemizer {
         let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
         let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0 && !(isSpace && choosesFontPerCharacter)
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
-        let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji)
+        let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji,
+                                                selector: selector)
         push(Cluster(start: start, font: font, script: script(bytes, start, end),
                      isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
-                     continuesGrapheme: continuesGrapheme, level: level),
+                     continuesGrapheme: continuesGrapheme, level: level, style: style),
              to: &clusters, &followers, bytes: bytes)
     }
 
@@ -189,6 +218,12 @@ struct Itemizer {
             }
             followers.script = cluster.script
         }
+        if followers.neutralStart >= 0 && clusters[followers.neutralStart].style != cluster.style {
+            // A style change ends the stretch: no font of another style is lent across it.
+            giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, scriptAfter: HB_SCRIPT_INVALID,
+                     levelAfter: cluster.level, bytes: bytes)
+            followers.neutralStart = -1
+        }
         if cluster.isNeutral {
             if followers.neutralStart < 0 { followers.neutralStart = clusters.count }
         } else if followers.neutralStart >= 0 {
@@ -212,8 +247,9 @@ struct Itemizer {
     /// the script before them).
     private func giveFont(to clusters: inout ScratchList<Cluster>, from start: Int, fontAfter after: Int?,
                           scriptAfter: hb_script_t, levelAfter: UInt8, bytes: UnsafeBufferPointer<UInt8>) {
-        let level = clusters[start].level
-        let before = start > 0 && !clusters[start - 1].isEmoji && (choosesFontPerCharacter || clusters[start - 1].level == level)
+        let level = clusters[start].level, style = clusters[start].style
+        let before = start > 0 && !clusters[start - 1].isEmoji && clusters[start - 1].style == style
+            && (choosesFontPerCharacter || clusters[start - 1].level == level)
             ? clusters[start - 1].font : nil
         let sameRun = choosesFontPerCharacter
             || (scriptAfter.rawValue == clusters[start].script.rawValue && levelAfter == level)
@@ -226,7 +262,7 @@ struct Itemizer {
             // A run of its own (after emoji, before another script): Pango gives it the first font that
             // has its first character.
             let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[start].start)
-            font = selector.firstCovering(scalar) ?? 0
+            font = selector(of: style).firstCovering(scalar) ?? 0
         }
         for k in start..<clusters.count { clusters[k].font = font }
     }
@@ -241,26 +277,29 @@ struct Itemizer {
     func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run]) {
         runs.removeAll(keepingCapacity: true)
         // Every cluster has its font by now (see `Cluster.font`); the primary font stands in otherwise.
-        guard var current = clusters.first.map({ Run(start: 0, end: 0, font: $0.font ?? 0, script: $0.script) }) else {
-            return
-        }
+        guard let first = clusters.first else { return }
+        var current = Run(start: 0, end: 0, font: first.font ?? 0, script: first.script, style: Int(first.style))
         // Fonts and scripts compared as integers (not through `Optional`'s and `hb_script_t`'s `Equatable`).
         for index in 1..<clusters.count {
             let cluster = clusters[index]
             guard cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
-                    || cluster.level != clusters[index - 1].level
+                    || cluster.level != clusters[index - 1].level || Int(cluster.style) != current.style
                     || cluster.continuesGrapheme || cluster.start - current.start >= Self.maximumRunBytes else { continue }
             current.end = cluster.start
             runs.append(current)
             current = Run(start: cluster.start, end: 0, font: cluster.font ?? 0, script: cluster.script,
-                          startsInsideGrapheme: cluster.continuesGrapheme)
+                          style: Int(cluster.style), startsInsideGrapheme: cluster.continuesGrapheme)
         }
         current.end = byteCount
         runs.append(current)
+        // A styled text's runs name their fonts in the table of every face's fonts.
+        if !styleFonts.isEmpty {
+            for k in runs.indices { runs[k].font = styleFonts[runs[k].style][runs[k].font] }
+        }
     }
 
     private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
-                            isLone: Bool, isEmoji: Bool) -> Int {
+                            isLone: Bool, isEmoji: Bool, selector: FontSelector) -> Int {
         if isEmoji, let index = selector.firstColorCovering(first) { return index }
         if isLone { return selector.firstCovering(first) ?? 0 }
         // The first font covering every character: no font before the last of the characters' first
@@ -276,11 +315,14 @@ struct Itemizer {
             }
             offset += length
         }
-        if let index = selector.fonts[candidate...].firstIndex(where: { covers($0, bytes, start, end) }) { return index }
+        if let index = selector.fonts[candidate...].firstIndex(where: { covers($0, bytes, start, end, selector: selector) }) {
+            return index
+        }
         return selector.firstCovering(first) ?? 0
     }
 
-    private func covers(_ font: FontFace, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    private func covers(_ font: FontFace, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                        selector: FontSelector) -> Bool {
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)

@@ -166,7 +166,7 @@ struct LineBreaker {
                     var outcome: Outcome
                     if width >= prepared.wholeSegmentFillWidth && filling == .automatic {
                         outcome = fillWholeSegments(segments, clusters: clusters, width: width, maxLines: maxLines,
-                                                    unitsPerPixel: prepared.style.unitsPerPixel, heights: &heights,
+                                                    unitsPerPixel: prepared.unitsPerPixel, heights: &heights,
                                                     lines: lines)
                     } else {
                         outcome = prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
@@ -312,7 +312,7 @@ struct LineBreaker {
             self.lineStartAdjusts = lineStartAdjusts
             tabStop = prepared.tabStop
             tabMinimum = prepared.tabMinimum
-            unitsPerPixel = prepared.style.unitsPerPixel
+            unitsPerPixel = prepared.unitsPerPixel
             self.width = width
             self.maxLines = maxLines
             self.lines = lines

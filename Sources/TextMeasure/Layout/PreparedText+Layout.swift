@@ -47,7 +47,7 @@ extension PreparedText {
     }
 
     /// Layout units per pixel (see `TextStyle.unitsPerPixel`), for turning widths into pixels.
-    private var unitsPerPixel: Double { Double(style.unitsPerPixel) }
+    private var pixelUnits: Double { Double(unitsPerPixel) }
 
     /// The width lines are filled to, in the text's layout units, for a width of `units` (1/1024 px,
     /// as widths arrive). In ``LineBreaking/pango`` the width itself. In the browser modes, Blink's:
@@ -58,7 +58,7 @@ extension PreparedText {
     private func fillWidth(_ units: Int) -> Int {
         guard style.breaking.isBrowser else { return units }
         let unit = LayoutUnit.inUnits(unitsPerPixel: 1024)
-        return (units - units % unit + unit) * (style.unitsPerPixel / 1024)
+        return (units - units % unit + unit) * (unitsPerPixel / 1024)
     }
 
     /// The widths, in 1/1024 px, at which the lines found at fill widths `minimum`…`change`
@@ -68,7 +68,7 @@ extension PreparedText {
     /// `f − 16 ≤ u − u mod 16 < …`, so the bounds then move down by a LayoutUnit and up to one.
     private func unitBounds(_ outcome: LineBreaker.Outcome) -> (lower: Int, upper: Int) {
         guard style.breaking.isBrowser else { return (outcome.minimumWidth, outcome.changeWidth) }
-        let k = style.unitsPerPixel / 1024
+        let k = unitsPerPixel / 1024
         let unit = LayoutUnit.inUnits(unitsPerPixel: 1024)
         func roundedUp(_ value: Int) -> Int { LayoutUnit.roundedUp(value, toMultipleOf: unit) }
         let minimum = (outcome.minimumWidth + k - 1) / k
@@ -89,6 +89,6 @@ extension PreparedText {
         return TextMeasurement(
             height: outcome.height, lineCount: outcome.lineCount,
             isTruncated: outcome.isTruncated, lineHeight: outcome.tallestLine,
-            widestLineWidth: Double(outcome.widestLine) / unitsPerPixel, lines: lines, validWidths: lower..<upper)
+            widestLineWidth: Double(outcome.widestLine) / pixelUnits, lines: lines, validWidths: lower..<upper)
     }
 }

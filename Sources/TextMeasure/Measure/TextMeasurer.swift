@@ -27,6 +27,15 @@ public final class TextMeasurer: Sendable {
     /// The font cascade: primary font first, then fallbacks.
     public let cascade: FontCascade
     private let preparer: Preparer
+    /// Where the faces of styled text come from: cascades given, or the bundled files, opened on the
+    /// first styled text (a measurer of plain text never reads them).
+    private enum StyledFaces: Sendable {
+        case given(FontCascades)
+        case bundled(folder: String)
+    }
+    private let styledFaces: StyledFaces
+    /// Every face's fonts, made on the first styled text (see ``StyledFontTable``).
+    private let styledFontTable = Locked<StyledFontTable?>(nil)
     /// The cascade's HarfBuzz fonts for the most recently used sizes, fetched under one lock per
     /// preparation.
     let scaledFonts: ScaledFontCache
@@ -41,7 +50,9 @@ public final class TextMeasurer: Sendable {
         // makes this measurer on a thread of its own while its main thread reads the input and then
         // loads ICU's dictionaries, which need that set-up; the fonts need nothing from it.
         cub_prepare()
-        self.init(cascade: try .bundled())
+        let folder = try BundledFonts.folder()
+        let cascade = try FontCascade(files: BundledFonts.fileNames.map { FontFile(path: folder + "/" + $0) })
+        self.init(cascade: cascade, styledFaces: .bundled(folder: folder), shapeCacheCapacity: 50_000)
     }
 
     /// A measurer using these font files, in order: the first is the primary font, the rest are
@@ -63,15 +74,31 @@ public final class TextMeasurer: Sendable {
         self.init(cascade: try FontCascade(files: fonts))
     }
 
-    /// A measurer using an already loaded cascade.
+    /// A measurer using an already loaded cascade, for plain text and every face of styled text (a
+    /// ``StyledText`` then measures as plain text, except for its sizes).
     ///
     /// - Parameters:
     ///   - cascade: The fonts, primary first.
     ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 160
     ///     bytes each, and a thirty-second as many spans (text not cached word by word: up to 512
     ///     bytes of text and 16 bytes per glyph cluster each); 0 turns the cache off.
-    public init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
+    public convenience init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
+        self.init(cascade: cascade, styledFaces: .given(FontCascades(regular: cascade)),
+                  shapeCacheCapacity: shapeCacheCapacity)
+    }
+
+    /// A measurer drawing each face of styled text with its own cascade (see ``FontCascades``).
+    ///
+    /// - Parameters:
+    ///   - cascades: The regular cascade, and those of the bold, italic and monospaced faces.
+    ///   - shapeCacheCapacity: As for ``init(cascade:shapeCacheCapacity:)``.
+    public convenience init(cascades: FontCascades, shapeCacheCapacity: Int = 50_000) {
+        self.init(cascade: cascades.regular, styledFaces: .given(cascades), shapeCacheCapacity: shapeCacheCapacity)
+    }
+
+    private init(cascade: FontCascade, styledFaces: StyledFaces, shapeCacheCapacity: Int) {
         self.cascade = cascade
+        self.styledFaces = styledFaces
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
         self.preparer = Preparer(cascade: cascade,
                                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
@@ -129,6 +156,86 @@ public final class TextMeasurer: Sendable {
         let fonts = fonts(scale: style.scale)
         return try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> PreparedText in
             try preparer.prepare(text, style: style, fonts: fonts)
+        }
+    }
+
+    /// Shapes and analyzes a styled text once; the result lays out at any width by arithmetic alone.
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans (see ``StyledText`` for how overlapping spans combine).
+    ///   - style: The size of the text outside sized spans, the line height (a multiple of the style's
+    ///     size), the line limit and the break rules.
+    /// - Returns: The prepared text; lay it out with ``PreparedText/layout(width:)``.
+    /// - Throws: The errors of ``prepare(_:style:)-(String,_)``; ``TextMeasureError/tooManySpans(count:)``,
+    ///   ``TextMeasureError/invalidSpanRange(span:start:end:scalarCount:)`` or
+    ///   ``TextMeasureError/invalidSpanSize(span:size:)`` for spans out of range; or
+    ///   ``TextMeasureError/fontsUnavailable(_:)`` when the fonts of a styled face cannot be loaded.
+    /// - Complexity: That of plain text, plus O(*s* log *s*) in the spans; a text with spans shapes
+    ///   each styled stretch with its own fonts. A text whose spans style nothing prepares as plain text.
+    public func prepare(_ text: StyledText, style: TextStyle) throws(TextMeasureError) -> PreparedText {
+        try style.validate()
+        try MeasurementLimits.check(textByteCount: text.text.utf8.count)
+        var string = text.text
+        let resolved: Result<StyleRuns?, TextMeasureError> = string.withUTF8 { bytes in
+            Result { () throws(TextMeasureError) in try StyleRuns.resolve(text.spans, utf8: bytes, size: style.size) }
+        }
+        let runs = try resolved.get()
+        guard let runs else {
+            let fonts = fonts(scale: style.scale)
+            return try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> PreparedText in
+                try preparer.prepare(string, spans: text.spans, style: style, fonts: fonts)
+            }
+        }
+        let styled = StyledPreparation(runs: runs, table: try styledFonts(), breaking: style.breaking)
+        return try withExtendedLifetime(styled.fonts) { () throws(TextMeasureError) -> PreparedText in
+            try preparer.prepare(string, spans: text.spans, style: style, fonts: styled.fonts[0], styled: styled)
+        }
+    }
+
+    /// Measures a styled text at `width` pixels.
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans.
+    ///   - style: Size, line height, line limit and break rules (see ``prepare(_:style:)-(StyledText,_)``).
+    ///   - width: The width to wrap at, in pixels.
+    /// - Returns: The lines, height, truncation and the widths over which they hold.
+    /// - Throws: ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``,
+    ///   or an error of ``prepare(_:style:)-(StyledText,_)``.
+    /// - Complexity: That of ``prepare(_:style:)-(StyledText,_)``, then a layout.
+    public func measure(_ text: StyledText, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMeasurement {
+        try MeasurementLimits.check(width: width)
+        return try prepare(text, style: style).layout(width: width)
+    }
+
+    /// The table of every face's fonts, made on the first styled text.
+    ///
+    /// - Throws: ``TextMeasureError/fontsUnavailable(_:)`` when a bundled face cannot be loaded.
+    func styledFonts() throws(TextMeasureError) -> StyledFontTable {
+        if let table = styledFontTable.withLock({ $0 }) { return table }
+        let cascades: FontCascades
+        switch styledFaces {
+        case .given(let given): cascades = given
+        case .bundled(let folder):
+            do throws(FontError) {
+                func cascade(_ names: [String]) throws(FontError) -> FontCascade {
+                    try FontCascade(files: names.map { FontFile(path: folder + "/" + $0) })
+                }
+                cascades = FontCascades(regular: self.cascade, bold: try cascade(BundledFonts.boldFileNames),
+                                        italic: try cascade(BundledFonts.italicFileNames),
+                                        boldItalic: try cascade(BundledFonts.boldItalicFileNames),
+                                        monospace: try cascade(BundledFonts.monospaceFileNames),
+                                        monospaceBold: try cascade(BundledFonts.monospaceBoldFileNames))
+            } catch {
+                throw .fontsUnavailable(error)
+            }
+        }
+        // Made outside the lock (it validates files); if two threads race, the first stored wins.
+        let made = StyledFontTable(cascades, regular: preparer.selector, browserRegular: preparer.browserSelector,
+                                   sizeCapacity: Self.fontSizeCapacity)
+        return styledFontTable.withLock { stored in
+            if let stored { return stored }
+            stored = made
+            return made
         }
     }
 

@@ -31,6 +31,8 @@ final class PrepareScratch: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var clusterAtByte = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
     /// Per byte of a paragraph with right-to-left text, in ``LineBreaking/pango``: its bidirectional level.
     @exclusivity(unchecked) private(set) var levels = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    /// Per byte of a styled text (the whole text, not a paragraph): its style (see `StyleRuns`).
+    @exclusivity(unchecked) private(set) var styles = UnsafeMutableBufferPointer<UInt16>(start: nil, count: 0)
     /// The paragraph's grapheme clusters (see `Itemizer.clusters(of:flags:levels:into:)`).
     @exclusivity(unchecked) var clusters = ScratchList<Itemizer.Cluster>()
     @exclusivity(unchecked) var runs: [Run] = []
@@ -128,6 +130,7 @@ final class PrepareScratch: @unchecked Sendable {
         flags = .allocate(capacity: capacity)
         clusterAtByte = .allocate(capacity: capacity)
         levels = .allocate(capacity: capacity)
+        styles = .allocate(capacity: capacity)
     }
 
     private func release() {
@@ -135,6 +138,7 @@ final class PrepareScratch: @unchecked Sendable {
         guard capacity > 0 else { return }
         flags.deallocate()
         levels.deallocate()
+        styles.deallocate()
         clusterAtByte.deallocate()
         capacity = 0
     }

@@ -20,6 +20,8 @@ public struct PreparedText: Sendable {
 
     /// The text as given.
     public var text: String { storage.text }
+    /// The spans of the ``StyledText`` it was prepared from, as given; empty for plain text.
+    public var spans: [TextSpan] { storage.spans }
     /// The style it was prepared with (``TextStyle/maxLines`` and the line height apply at layout).
     public var style: TextStyle { storage.style }
     /// The height of a line holding no text (an empty paragraph's), in pixels: with
@@ -31,6 +33,9 @@ public struct PreparedText: Sendable {
 
     /// How tall each line is (see ``LineHeights``).
     var lineHeights: LineHeights { storage.lineHeights }
+    /// Layout units per pixel of its advances and widths: the style's (`TextStyle.unitsPerPixel`), or
+    /// for a styled text in a browser mode with a span past `TextStyle.largestFineSize`, 1,024.
+    var unitsPerPixel: Int { storage.unitsPerPixel }
 
     /// The pieces between break opportunities, in text order.
     var segments: [Segment] { storage.segments }
@@ -57,7 +62,9 @@ public struct PreparedText: Sendable {
     /// The prepared form's fields (see the properties of the same names above). Immutable.
     private final class Storage: Sendable {
         let text: String
+        let spans: [TextSpan]
         let style: TextStyle
+        let unitsPerPixel: Int
         let lineHeights: LineHeights
         let extentRuns: [ExtentRun]
         let segments: [Segment]
@@ -67,11 +74,13 @@ public struct PreparedText: Sendable {
         let tabMinimum: Int
         let wholeSegmentFillWidth: Int
 
-        init(text: String, style: TextStyle, lineHeights: LineHeights, extentRuns: [ExtentRun], segments: [Segment],
-             clusters: [PreparedCluster], lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int,
-             wholeSegmentFillWidth: Int) {
+        init(text: String, spans: [TextSpan], style: TextStyle, unitsPerPixel: Int, lineHeights: LineHeights,
+             extentRuns: [ExtentRun], segments: [Segment], clusters: [PreparedCluster],
+             lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int, wholeSegmentFillWidth: Int) {
             self.text = text
+            self.spans = spans
             self.style = style
+            self.unitsPerPixel = unitsPerPixel
             self.lineHeights = lineHeights
             self.extentRuns = extentRuns
             self.segments = segments
@@ -84,14 +93,15 @@ public struct PreparedText: Sendable {
 
         /// About how many bytes the object itself takes: its header and fields.
         static let instanceSize = 2 * MemoryLayout<Int>.size
-            + MemoryLayout<(String, TextStyle, LineHeights, [ExtentRun], [Segment], [PreparedCluster], [LineStartAdjust],
-                            Int, Int, Int)>.size
+            + MemoryLayout<(String, [TextSpan], TextStyle, Int, LineHeights, [ExtentRun], [Segment], [PreparedCluster],
+                            [LineStartAdjust], Int, Int, Int)>.size
     }
 
-    init(text: String, style: TextStyle, lineHeights: LineHeights, extentRuns: [ExtentRun], segments: [Segment],
-         clusters: [PreparedCluster], lineStartAdjusts: [LineStartAdjust], tabStop: Int, tabMinimum: Int) {
-        storage = Storage(text: text, style: style, lineHeights: lineHeights, extentRuns: extentRuns,
-                          segments: segments, clusters: clusters,
+    init(text: String, spans: [TextSpan] = [], style: TextStyle, unitsPerPixel: Int, lineHeights: LineHeights,
+         extentRuns: [ExtentRun], segments: [Segment], clusters: [PreparedCluster], lineStartAdjusts: [LineStartAdjust],
+         tabStop: Int, tabMinimum: Int) {
+        storage = Storage(text: text, spans: spans, style: style, unitsPerPixel: unitsPerPixel,
+                          lineHeights: lineHeights, extentRuns: extentRuns, segments: segments, clusters: clusters,
                           lineStartAdjusts: lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum,
                           wholeSegmentFillWidth: Self.wholeSegmentFillWidth(segments: segments, clusters: clusters,
                                                                             isBrowser: style.breaking.isBrowser))
@@ -125,7 +135,7 @@ public struct PreparedText: Sendable {
         MemoryLayout<PreparedText>.size + Storage.instanceSize + segments.count * MemoryLayout<Segment>.stride
             + clusters.count * MemoryLayout<PreparedCluster>.stride
             + lineStartAdjusts.count * MemoryLayout<LineStartAdjust>.stride + text.utf8.count
-            + extentRuns.count * MemoryLayout<ExtentRun>.stride
+            + extentRuns.count * MemoryLayout<ExtentRun>.stride + spans.count * MemoryLayout<TextSpan>.stride
     }
 
     /// The runs of bytes whose fonts make lines taller or shorter than the others (see

@@ -20,13 +20,13 @@ struct Preparer {
         ligatureBreaks = shapeCache == nil ? nil : LigatureBreakCache()
     }
 
-    /// The longest text prepared, in UTF-8 bytes: byte offsets and cluster counts are stored in 32 bits,
-    /// and ICU and HarfBuzz take 32-bit lengths.
-    /// Prepares `text`; `fonts` are the cascade's HarfBuzz fonts at the style's scale.
+    /// Prepares `text`; `fonts` are the cascade's HarfBuzz fonts at the style's scale. A styled text
+    /// also gives its styles (`styled`), whose fonts for style 0 are `fonts`.
     ///
     /// - Throws: ``TextMeasureError/textTooLong(byteCount:)`` for a text longer than
     ///   ``MeasurementLimits/textBytes``, or ``TextMeasureError/unicodeAnalysisFailed(code:)``.
-    func prepare(_ text: String, style: TextStyle, fonts: ScaledFonts) throws(TextMeasureError) -> PreparedText {
+    func prepare(_ text: String, spans: [TextSpan] = [], style: TextStyle, fonts: ScaledFonts,
+                 styled: StyledPreparation? = nil) throws(TextMeasureError) -> PreparedText {
         try MeasurementLimits.check(textByteCount: text.utf8.count)
         var text = text
         let outcome: Result<Builder.Lists, TextMeasureError> = text.withUTF8 { bytes in
@@ -36,12 +36,18 @@ struct Preparer {
                 var builder = Builder(reusing: scratch)
                 defer { builder.handBack(to: scratch) }
                 let isBrowser = style.breaking.isBrowser
-                let context = Context(bytes: bytes, itemizer: Itemizer(selector: isBrowser ? browserSelector : selector,
-                                                                          choosesFontPerCharacter: isBrowser),
+                var itemizer = Itemizer(selector: isBrowser ? browserSelector : selector, choosesFontPerCharacter: isBrowser)
+                if let styled {
+                    styled.fillStyles(scratch.styles, byteCount: bytes.count)
+                    itemizer.styleSelectors = styled.selectors(browser: isBrowser)
+                    itemizer.styleFonts = styled.fontIndices
+                }
+                let context = Context(bytes: bytes, itemizer: itemizer,
                                       fonts: fonts, shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
                                       scratch: scratch, breaking: style.breaking,
                                       spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0,
-                                      style: style, extentFloor: Self.emptyExtents(fonts, style: style).floor)
+                                      style: style, extentFloor: Self.emptyExtents(fonts, style: style).floor,
+                                      styled: styled)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
                     guard failure == nil else { return }
@@ -67,7 +73,9 @@ struct Preparer {
         } else {
             (lineHeights, extentRuns) = (Self.lineHeights(style, fonts: fonts), [])
         }
-        return PreparedText(text: text, style: style, lineHeights: lineHeights, extentRuns: extentRuns,
+        return PreparedText(text: text, spans: spans, style: style,
+                            unitsPerPixel: styled?.unitsPerPixel ?? style.unitsPerPixel,
+                            lineHeights: lineHeights, extentRuns: extentRuns,
                             segments: lists.segments, clusters: lists.clusters,
                             lineStartAdjusts: lists.lineStartAdjusts, tabStop: tabStop, tabMinimum: tabMinimum)
     }
@@ -174,6 +182,35 @@ struct Preparer {
         let style: TextStyle
         /// What every line's extent holds whatever its fonts (see `LineHeights.floor`).
         let extentFloor: LineExtent
+        /// A styled text's styles; nil for plain text.
+        let styled: StyledPreparation?
+
+        /// The fonts of `style` (see `Run.style`): ``fonts`` for plain text and style 0.
+        @inline(__always)
+        func fonts(of style: Int) -> ScaledFonts {
+            style == 0 ? fonts : styled.unsafelyUnwrapped.fonts[style]
+        }
+
+        /// The preparation's index of an itemized cluster's font (an index in its style's cascade).
+        @inline(__always)
+        func font(of cluster: Itemizer.Cluster) -> Int {
+            guard let styled else { return cluster.font ?? 0 }
+            return styled.fontIndices[Int(cluster.style)][cluster.font ?? 0]
+        }
+
+        /// The extent of `font` (the preparation's index) in `style` on a line, with every line's
+        /// floor, and in the browser modes the strut of the style's inline box (its first font at its
+        /// size, which Blink's line box holds wherever the box has text).
+        func extent(ofFont font: Int, style: Int) -> LineExtent {
+            guard let styled, style != 0 else {
+                return Preparer.extent(ofFont: font, fonts, style: self.style).union(extentFloor)
+            }
+            let size = styled.runs.styles[style].size
+            if breaking.isBrowser {
+                return LineExtent.blink(styled.table.faces[font], size: size).union(styled.struts[style]).union(extentFloor)
+            }
+            return LineExtent.pango(styled.fonts[style][font]).union(extentFloor)
+        }
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
@@ -192,7 +229,7 @@ struct Preparer {
         /// The runs of bytes whose fonts reach one line extent, adjacent runs differing (see
         /// `LineHeights`); and the font the last cluster added was drawn with (-1 before any).
         var extentRuns: [ExtentRun]
-        var lastExtentFont = -1
+        var lastExtentFont = -1, lastExtentStyle = -1
         /// Whether some paragraph is empty (a line with no cluster).
         var hasEmptyParagraph = false
 
@@ -287,7 +324,8 @@ struct Preparer {
 
             // 2. Clusters with their font and script, then runs.
             let levels = breaking == .pango ? Self.bidiLevels(bytes, scratch: scratch) : nil
-            context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels,
+            let styles = context.styled == nil ? nil : UnsafeBufferPointer(rebasing: scratch.styles[range])
+            context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels, styles: styles,
                                       into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
             if breaking == .pango { Self.breakDictionaryWordsAsPango(bytes, runs: scratch.runs, flags: flags) }
@@ -299,7 +337,7 @@ struct Preparer {
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shape.shaperOutput
             for run in scratch.runs {
-                let font = context.fonts.handle(at: run.font)
+                let font = context.fonts(of: run.style).handle(at: run.font)
                 if run.startsInsideGrapheme {
                     scratch.shape.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
                 } else if let shapeCache = context.shapeCache {
@@ -337,7 +375,8 @@ struct Preparer {
                 for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
                 var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
                 if i == 0 || itemized[i - 1].font ?? -1 != cluster.font ?? -1
-                    || itemized[i - 1].script.rawValue != cluster.script.rawValue || itemized[i - 1].level != cluster.level {
+                    || itemized[i - 1].script.rawValue != cluster.script.rawValue || itemized[i - 1].level != cluster.level
+                    || itemized[i - 1].style != cluster.style {
                     clusterFlags.insert(.hangsAlways)
                 }
                 if isBrowser && cluster.isSpace {
@@ -431,10 +470,11 @@ struct Preparer {
         /// reaches another extent than the run before (see `LineHeights`).
         private mutating func appendExtentRuns(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, _ context: Context) {
             for i in itemized.indices {
-                let font = itemized[i].font ?? 0
-                guard font != lastExtentFont else { continue }
+                let font = context.font(of: itemized[i]), style = Int(itemized[i].style)
+                guard font != lastExtentFont || style != lastExtentStyle else { continue }
                 lastExtentFont = font
-                let extent = Preparer.extent(ofFont: font, context.fonts, style: context.style).union(context.extentFloor)
+                lastExtentStyle = style
+                let extent = context.extent(ofFont: font, style: style)
                 if extent != extentRuns.last?.extent {
                     extentRuns.append(ExtentRun(byteStart: Int32(base + itemized[i].start), extent: extent))
                 }
@@ -469,7 +509,8 @@ struct Preparer {
                 case 0xAD:
                     clusters[index].flags.insert(.softHyphen)
                     clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
-                                                        + Self.hyphenAdvance(context.fonts.handle(at: cluster.font ?? 0).pointer))
+                                                        + Self.hyphenAdvance(context.fonts(of: Int(cluster.style))
+                                                                                .handle(at: context.font(of: cluster)).pointer))
                 default: break
                 }
             }
@@ -577,7 +618,7 @@ struct Preparer {
                 let beforeAdvance = before < start ? output.advance[before] : 0
                 let afterAdvance = after > end ? output.advance[end] : 0
                 let endAdjust = Int(output.breakAdjust[after > end ? end : start])
-                let font = context.fonts.handle(at: run.font)
+                let font = context.fonts(of: run.style).handle(at: run.font)
                 for k in (first + 1)...last {
                     let boundary = itemized[k].start
                     let widths = Self.pieceWidths(window: before..<after, boundary: boundary, of: bytes, run: run,

@@ -28,6 +28,9 @@ public enum MeasurementLimits {
     public static let maxLines: ClosedRange<Int> = 0...Int(Int32.max)
     /// A text's length in UTF-8 bytes: byte offsets are stored in 32 bits.
     public static let textBytes: ClosedRange<Int> = 0...(Int(Int32.max) - 1)
+    /// The spans of a ``StyledText``: each adds at most two style changes, and a prepared text tells
+    /// at most 65,535 styles apart.
+    public static let spans: ClosedRange<Int> = 0...10_000
 
     /// Whether `width` is a width the package measures at.
     ///
