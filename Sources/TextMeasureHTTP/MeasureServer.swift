@@ -13,7 +13,14 @@ import TextMeasureBatch
 /// - `GET /metrics`: Prometheus text format (see ``ServerMetrics``).
 ///
 /// Errors are JSON (`{"error": "<why>"}`): 400 for a body that is not a JSON object or array, 413 for a
-/// body over ``ServerLimits/maximumBodyBytes``, too many items or too long a text.
+/// body over ``ServerLimits/maximumBodyBytes``, too many items or too long a text, 404 for an unknown
+/// path, 405 for a known one asked with another method (``JSONErrorMiddleware``), and 400 or 501 for a
+/// request head that breaks RFC 9112 (``HTTP1ConformanceHandler``).
+///
+/// Connections: at most ``ServerLimits/maximumConnections`` are held (``ConnectionLimitHandler``); one
+/// that has sent no complete request head, or no part of a request, for the idle timeout is closed
+/// (Hummingbird counts time from the last HTTP part read, and partial head bytes are none), so slow
+/// clients cannot hold connections for long either.
 ///
 /// Measuring never runs on an event loop or a cooperative-pool thread: each request's items are
 /// measured on a Dispatch worker, and the handler awaits the result. A slow client (a body trickling
@@ -43,12 +50,22 @@ package struct MeasureServer: Sendable {
         metrics = ServerMetrics(processor: processor)
     }
 
-    /// The router with the three routes and the metrics middleware.
+    /// The routes and the method each takes: for the metrics' path labels and 405's `Allow`.
+    static let routes: [String: HTTPRequest.Method] = ["/v1/measure": .post, "/healthz": .get, "/metrics": .get]
+
+    /// The path label of a request to `path`: the route, or `other` for a path no route has (so that a
+    /// scanner trying paths cannot grow the metrics' labels without bound).
+    static func metricsLabel(forPath path: String) -> String {
+        routes[path] == nil ? "other" : path
+    }
+
+    /// The router with the three routes, the metrics middleware and JSON errors.
     ///
     /// - Returns: a router ready for ``application(host:port:idleTimeout:logger:onServerRunning:)``.
     package func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: JSONErrorMiddleware())
         router.get("healthz") { _, _ in Self.json(200, "{\"status\":\"ok\"}") }
         router.get("metrics") { [metrics] _, _ in
             var headers = HTTPFields()
@@ -64,7 +81,8 @@ package struct MeasureServer: Sendable {
     /// - Parameters:
     ///   - host: the address to bind (a loopback address by default in the command).
     ///   - port: the port; 0 picks a free one.
-    ///   - idleTimeout: how long an idle connection is kept open.
+    ///   - idleTimeout: how long a connection is kept open with no HTTP part read from it (a complete
+    ///     request head, a piece of body) while no request of it is being answered.
     ///   - logger: the server's logger.
     ///   - onServerRunning: called with the bound port once the server accepts connections.
     /// - Returns: an application; `runService()` runs it until SIGTERM or SIGINT, then lets in-flight
@@ -72,11 +90,26 @@ package struct MeasureServer: Sendable {
     package func application(host: String, port: Int, idleTimeout: Duration = .seconds(60),
                              logger: Logger = Logger(label: "textmeasure-serve"),
                              onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let (seconds, attoseconds) = idleTimeout.components
+        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let metrics = self.metrics
+        let maximumConnections = endpoint.limits.maximumConnections
+        return Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [HTTP1ConformanceHandler.placement(metrics: metrics)],
+                                                idleTimeout: timeout)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "textmeasure"),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in
+                // First on the listening channel, before the handlers that set each connection up. (Hummingbird
+                // offers no hook before it binds; nothing can connect before the port is known.)
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionLimitHandler(maximum: maximumConnections, metrics: metrics), position: .first)
+                }.get()
+                metrics.setListening(true)
+                channel.closeFuture.whenComplete { _ in metrics.setListening(false) }
+                await onServerRunning(channel.localAddress?.port ?? port)
+            },
             logger: logger)
     }
 

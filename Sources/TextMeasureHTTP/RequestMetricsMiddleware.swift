@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// Records every request's route, status and latency in ``ServerMetrics``, errors included (a 404
-/// for an unknown path, a 413 thrown by the body reader).
+/// for an unknown path, a 413 thrown by the body reader), and counts it as in flight until its
+/// response is made.
 ///
 /// The latency runs to the response, whose body every route makes as one buffer. Unknown paths share the
 /// label `other`, so that a scanner trying paths cannot grow the metrics without bound.
@@ -9,12 +10,13 @@ import Hummingbird
 /// Thread safety: `Sendable`; it holds only the metrics, which are.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
-    static var knownPaths: Set<String> { ["/v1/measure", "/healthz", "/metrics"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        let path = Self.knownPaths.contains(request.uri.path) ? request.uri.path : "other"
+        let path = MeasureServer.metricsLabel(forPath: request.uri.path)
+        metrics.requestStarted()
+        defer { metrics.requestFinished() }
         do {
             let response = try await next(request, context)
             metrics.recordRequest(path: path, status: response.status.code, duration: clock.now - start)

@@ -1,3 +1,4 @@
+import Foundation
 import Prometheus
 import TextMeasureBatch
 
@@ -7,6 +8,10 @@ import TextMeasureBatch
 /// - `textmeasure_http_requests_total{path, status}`: requests answered, by route and status code;
 /// - `textmeasure_http_request_duration_seconds{path}`: latency histogram, from the request head to
 ///   the response (whose body is one buffer already made);
+/// - `textmeasure_http_requests_in_flight`: requests whose head has arrived and whose response is not
+///   yet made;
+/// - `textmeasure_http_connections_open`, `textmeasure_http_connections_refused_total`: connections held
+///   now, and connections closed on arrival because ``ServerLimits/maximumConnections`` were held;
 /// - `textmeasure_items_measured_total`, `textmeasure_item_errors_total`: items of `/v1/measure`;
 /// - `textmeasure_prepared_text_{hits,misses}` and `textmeasure_prepared_text_hit_ratio`: the prepared-text
 ///   cache (a hit lays a text out again without shaping);
@@ -14,8 +19,24 @@ import TextMeasureBatch
 /// - `textmeasure_store_{hits,misses}` and `textmeasure_store_hit_ratio`: the persistent height store
 ///   (`--store`), asked for what memory lacked (zero without a store).
 ///
-/// Thread safety: `Sendable`; the registry and its metrics are atomic or locked.
+/// Besides the exposition, the counts of connections and requests in flight can be awaited
+/// (``waitUntil(_:)``): tests wait for an event (a request has arrived, a connection has closed), never
+/// for a length of time.
+///
+/// Thread safety: `Sendable`; the registry and its metrics are atomic or locked, and so is ``activity``.
 package final class ServerMetrics: Sendable {
+    /// What the server holds at one moment.
+    package struct Activity: Sendable, Equatable {
+        /// Connections accepted and not yet closed.
+        package var openConnections = 0
+        /// Connections closed on arrival, since the start, because the limit was held.
+        package var refusedConnections = 0
+        /// Requests whose head has arrived and whose response is not yet made.
+        package var requestsInFlight = 0
+        /// Whether the listening socket is open: from the server's start until its shutdown begins.
+        package var isListening = false
+    }
+
     /// The registry ``exposition()`` writes out.
     package let registry: PrometheusCollectorRegistry
     private let processor: BatchProcessor
@@ -32,6 +53,19 @@ package final class ServerMetrics: Sendable {
     private let storeHits: Gauge
     private let storeMisses: Gauge
     private let storeRatio: Gauge
+    private let inFlight: Gauge
+    private let connectionsOpen: Gauge
+    private let connectionsRefused: Counter
+
+    /// The activity and the tasks waiting for it to reach a state. A lock, not an actor: the counts
+    /// change on event-loop threads, which must not wait for a task.
+    private let state = ActivityState()
+
+    private final class ActivityState: @unchecked Sendable {   // every field is read and written under `lock`
+        let lock = NSLock()
+        var activity = Activity()
+        var waiters: [(condition: @Sendable (Activity) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
 
     /// Latency buckets, from 100 µs to 10 s.
     static let buckets: [Duration] = [
@@ -68,6 +102,86 @@ package final class ServerMetrics: Sendable {
                                          help: "Measurements the persistent height store did not have."))
         storeRatio = registry.makeGauge(descriptor: Self.named("textmeasure_store_hit_ratio",
                                         help: "Height store hits / look-ups since start (0 before any, or without a store)."))
+        inFlight = registry.makeGauge(descriptor: Self.named("textmeasure_http_requests_in_flight",
+                                      help: "Requests whose head has arrived and whose response is not yet made."))
+        connectionsOpen = registry.makeGauge(descriptor: Self.named("textmeasure_http_connections_open",
+                                             help: "Connections accepted and not yet closed."))
+        connectionsRefused = registry.makeCounter(descriptor: Self.named("textmeasure_http_connections_refused_total",
+                                                  help: "Connections closed on arrival because the connection limit was held."))
+    }
+
+    /// The counts now.
+    package var activity: Activity {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        return state.activity
+    }
+
+    /// Returns once `condition` holds for the counts (at once if it holds now).
+    ///
+    /// - Parameter condition: A test of the counts, called under a lock: it must not block.
+    /// - Complexity: The condition is checked at each change of the counts while the caller waits.
+    package func waitUntil(_ condition: @escaping @Sendable (Activity) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.lock.lock()
+            if condition(state.activity) {
+                state.lock.unlock()
+                continuation.resume()
+                return
+            }
+            state.waiters.append((condition, continuation))
+            state.lock.unlock()
+        }
+    }
+
+    /// Applies `change` to the counts and wakes the waiters whose condition now holds.
+    private func update(_ change: (inout Activity) -> Void) {
+        state.lock.lock()
+        change(&state.activity)
+        let activity = state.activity
+        var woken: [CheckedContinuation<Void, Never>] = []
+        state.waiters.removeAll { waiter in
+            guard waiter.condition(activity) else { return false }
+            woken.append(waiter.continuation)
+            return true
+        }
+        state.lock.unlock()
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Counts a request whose head has arrived (until ``requestFinished()``).
+    package func requestStarted() {
+        inFlight.increment()
+        update { $0.requestsInFlight += 1 }
+    }
+
+    /// Counts a request answered, or failed, as no longer in flight.
+    package func requestFinished() {
+        inFlight.decrement()
+        update { $0.requestsInFlight -= 1 }
+    }
+
+    /// Counts a connection accepted (until ``connectionClosed()``).
+    package func connectionOpened() {
+        connectionsOpen.increment()
+        update { $0.openConnections += 1 }
+    }
+
+    /// Counts a connection closed.
+    package func connectionClosed() {
+        connectionsOpen.decrement()
+        update { $0.openConnections -= 1 }
+    }
+
+    /// Notes whether the listening socket is open (see ``Activity/isListening``).
+    package func setListening(_ listening: Bool) {
+        update { $0.isListening = listening }
+    }
+
+    /// Counts a connection closed on arrival, the limit being held.
+    package func connectionRefused() {
+        connectionsRefused.increment()
+        update { $0.refusedConnections += 1 }
     }
 
     /// Counts one answered request.
@@ -84,6 +198,18 @@ package final class ServerMetrics: Sendable {
         registry.makeDurationHistogram(descriptor: Self.named("textmeasure_http_request_duration_seconds",
                                                               help: "HTTP request latency."),
                                        labels: [("path", path)], buckets: Self.buckets).record(duration)
+    }
+
+    /// Counts one request answered before it reached the routes (a malformed head, refused by
+    /// ``HTTP1ConformanceHandler``): no latency recorded, since no route ran.
+    ///
+    /// - Parameters:
+    ///   - path: the route, or `other`, as for ``recordRequest(path:status:duration:)``.
+    ///   - status: the response's status code.
+    package func recordRefusal(path: String, status: Int) {
+        registry.makeCounter(descriptor: Self.named("textmeasure_http_requests_total",
+                                                    help: "HTTP requests answered, by route and status code."),
+                             labels: [("path", path), ("status", String(status))]).increment()
     }
 
     /// Counts the items of one `/v1/measure` request.

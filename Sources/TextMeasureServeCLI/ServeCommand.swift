@@ -55,11 +55,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The longest \"text\" of an item, in UTF-8 bytes (413 beyond).")
     var maxTextBytes = ServerLimits().maximumTextBytes
 
+    @Option(help: "The most connections held at once; one past them is closed as soon as it is accepted.")
+    var maxConnections = ServerLimits().maximumConnections
+
+    @Option(help: """
+        Seconds a connection is kept with nothing read from it (no complete request head, no piece of \
+        body) while none of its requests is being answered; then it is closed.
+        """)
+    var idleTimeout: Double = 60
+
     func validate() throws {
         // The style options validate themselves (`StyleOptions.validate`).
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard maxBodyBytes > 0, maxItems > 0, maxTextBytes > 0 else {
-            throw ValidationError("--max-body-bytes, --max-items and --max-text-bytes must be positive")
+        guard maxBodyBytes > 0, maxItems > 0, maxTextBytes > 0, maxConnections > 0 else {
+            throw ValidationError("--max-body-bytes, --max-items, --max-text-bytes and --max-connections must be positive")
+        }
+        guard idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds")
         }
     }
 
@@ -79,11 +91,12 @@ struct ServeCommand: AsyncParsableCommand {
         let processor = BatchProcessor(measurer: measurer, style: styleOptions.style, preparedTexts: max(1, cachedTexts),
                                        preparedTextBytes: bytes, store: heightStore)
         let server = MeasureServer(processor: processor, limits: ServerLimits(
-            maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes))
+            maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes,
+            maximumConnections: maxConnections))
         var logger = Logger(label: "textmeasure-serve")
         logger.logLevel = .notice
         let host = self.host
-        try await server.application(host: host, port: port, logger: logger) { port in
+        try await server.application(host: host, port: port, idleTimeout: .seconds(idleTimeout), logger: logger) { port in
             // One line on standard output, flushed: scripts and tests read the port from it.
             print("textmeasure-serve: listening on http://\(host):\(port)")
             fflush(nil)

@@ -11,8 +11,11 @@ import Glibc
 final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by one caller at a time
     struct Reply: Sendable {
         var status: Int
+        var statusLine: String
         var headers: [String: String]   // names lowercased
         var body: String
+        /// Whether the server closed the connection (not a read that timed out or failed).
+        var closedByServer: Bool
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -63,16 +66,37 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
     /// Reads until the server closes the connection (requests say `Connection: close`) and parses the reply.
     func readReply() async throws -> Reply {
         let fd = descriptor
-        let data = await Self.offPool { () -> [UInt8] in
-            var data: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
-                data += chunk[..<count]
-            }
-            return data
+        let (data, closed) = await Self.offPool { Self.readToEnd(fd) }
+        return try Self.parse(data, closedByServer: closed)
+    }
+
+    /// Reads until the server closes the connection, on the calling thread; true when it closed it
+    /// cleanly (not a reset, not the read timeout).
+    static func readToEnd(_ fd: Int32) -> ([UInt8], Bool) {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return (data, count == 0) }
+            data += chunk[..<count]
         }
+    }
+
+    /// Sends `bytes` and reads the reply on the calling thread (for many connections in a row); nil
+    /// when the server closed or reset the connection without one.
+    func exchangeBlocking(_ bytes: [UInt8]) -> Reply? {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { break }
+            offset += sent
+        }
+        let (data, closed) = Self.readToEnd(descriptor)
+        return try? Self.parse(data, closedByServer: closed)
+    }
+
+    /// The reply in `data`.
+    static func parse(_ data: [UInt8], closedByServer: Bool) throws -> Reply {
         let text = String(decoding: data, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { throw Failure(description: "no reply: \(text)") }
         let head = text[..<split.lowerBound].split(separator: "\r\n")
@@ -85,7 +109,8 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: " ")
         }
-        return Reply(status: status, headers: headers, body: String(text[split.upperBound...]))
+        return Reply(status: status, statusLine: String(statusLine), headers: headers, body: String(text[split.upperBound...]),
+                     closedByServer: closedByServer)
     }
 
     /// One request on a new connection.
@@ -99,7 +124,7 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
         return try await client.readReply()
     }
 
-    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: work()) }
         }

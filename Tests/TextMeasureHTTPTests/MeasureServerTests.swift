@@ -112,8 +112,34 @@ struct MeasureServerTests {
                 #expect(reply.status == 400)
                 #expect(try Self.json(reply.body) as? [String: String] == ["error": message])
             }
+            // The router's own errors have the same JSON shape.
             let missing = try await HTTPTestClient.request(port: port, "GET", "/nowhere")
             #expect(missing.status == 404)
+            #expect(missing.headers["content-type"] == "application/json")
+            #expect(try Self.json(missing.body) as? [String: String] == ["error": "no such path: /nowhere"])
+            let method = try await HTTPTestClient.request(port: port, "GET", "/v1/measure")
+            #expect(method.status == 405)
+            #expect(method.headers["allow"] == "POST")
+            #expect(try Self.json(method.body) as? [String: String] == ["error": "/v1/measure takes POST, not GET"])
+        }
+    }
+
+    /// Fields besides the ones measured come back byte for byte, as `textmeasure batch` echoes them: numbers
+    /// no `Double` or `Int` keeps, escapes, white space inside a value.
+    @Test func echoesFieldsAsSent() async throws {
+        let fields = #""id":12345678901234567890,"big":1e999,"z":-0,"s":"\u00e9","nest":[1, {"a" : 2.50}]"#
+        let single = #"{"text":"Hello","width":100,"# + fields + "}"
+        let failing = #"{"width":100,"# + fields + "}"
+        try await Self.withServer { port, _ in
+            let one = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: single)
+            #expect(one.status == 200)
+            #expect(one.body.hasSuffix(#""truncated":false,"# + fields + "}"), "\(one.body)")
+            #expect(one.body == Self.batchOutput([single])[0])
+            let many = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                        body: "[ " + single + " ,\n" + failing + "]")
+            #expect(many.status == 200)
+            #expect(many.body == "[" + Self.batchOutput([single, failing]).joined(separator: ",") + "]")
+            #expect(many.body.hasSuffix(#"{"error":"missing field \"text\"","# + fields + "}]"), "\(many.body)")
         }
     }
 
@@ -218,9 +244,11 @@ struct MeasureServerTests {
             let client = try HTTPTestClient(port: port)
             try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
                                   + body.prefix(20))
-            try await Task.sleep(for: .milliseconds(200))   // the server has read the head
+            // Events, not lengths of time: the head has reached the route, which waits for the body...
+            await server.metrics.waitUntil { $0.requestsInFlight == 1 }
             await group.triggerGracefulShutdown()
-            try await Task.sleep(for: .milliseconds(200))
+            // ...and the shutdown has begun (the listening socket is closed) before the body is complete.
+            await server.metrics.waitUntil { !$0.isListening }
             try await client.send(String(body.dropFirst(20)))
             let reply = try await client.readReply()
             #expect(reply.status == 200)
