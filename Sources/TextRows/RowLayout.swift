@@ -29,6 +29,8 @@ public struct RowLayout<Model>: Sendable {
         @usableFromInline
         enum Kind: Sendable {
             case text(@Sendable (Model) -> String, TextStyle, leading: Double, trailing: Double, collapsesWhenEmpty: Bool)
+            case styledText(@Sendable (Model) -> StyledText, TextStyle, leading: Double, trailing: Double,
+                            collapsesWhenEmpty: Bool)
             case fixed(Double, collapsesWhen: (@Sendable (Model) -> Bool)?)
         }
 
@@ -67,6 +69,45 @@ public struct RowLayout<Model>: Sendable {
         ) -> Element {
             text({ $0[keyPath: keyPath] }, style: style, leadingInset: leadingInset, trailingInset: trailingInset,
                  collapsesWhenEmpty: collapsesWhenEmpty)
+        }
+
+        /// A styled text block: the model's text with its bold, italic, monospaced and resized
+        /// stretches (see `StyledText`), in `style`, with its own horizontal insets.
+        ///
+        /// Spans that are out of range (a model's bad data) do not stop the row from being measured:
+        /// the block is then measured as its plain text.
+        ///
+        /// - Parameters:
+        ///   - text: Returns the block's styled text for a model.
+        ///   - style: The text's style (its size is that of the text outside sized spans).
+        ///   - leadingInset: Space before the text, in pixels, added to the row's leading inset.
+        ///   - trailingInset: Space after the text, in pixels, added to the row's trailing inset.
+        ///   - collapsesWhenEmpty: Whether an empty text hides the block and the spacing before it.
+        /// - Returns: The element.
+        public static func styledText(
+            _ text: @escaping @Sendable (Model) -> StyledText, style: TextStyle,
+            leadingInset: Double = 0, trailingInset: Double = 0, collapsesWhenEmpty: Bool = true
+        ) -> Element {
+            Element(kind: .styledText(text, style, leading: leadingInset, trailing: trailingInset,
+                                      collapsesWhenEmpty: collapsesWhenEmpty))
+        }
+
+        /// A styled text block reading a key path of the model.
+        ///
+        /// - Parameters:
+        ///   - keyPath: The model's styled text.
+        ///   - style: The text's style.
+        ///   - leadingInset: Space before the text, in pixels, added to the row's leading inset.
+        ///   - trailingInset: Space after the text, in pixels, added to the row's trailing inset.
+        ///   - collapsesWhenEmpty: Whether an empty text hides the block and the spacing before it.
+        /// - Returns: The element.
+        @inlinable
+        public static func styledText(
+            _ keyPath: KeyPath<Model, StyledText> & Sendable, style: TextStyle,
+            leadingInset: Double = 0, trailingInset: Double = 0, collapsesWhenEmpty: Bool = true
+        ) -> Element {
+            styledText({ $0[keyPath: keyPath] }, style: style, leadingInset: leadingInset,
+                       trailingInset: trailingInset, collapsesWhenEmpty: collapsesWhenEmpty)
         }
 
         /// A part of fixed height (an avatar row, a button bar, an image of known size); it collapses
@@ -114,23 +155,32 @@ public struct RowLayout<Model>: Sendable {
     @usableFromInline
     func validate(with measurer: TextMeasurer) throws(TextMeasureError) {
         for element in elements {
-            if case .text(_, let style, _, _, _) = element.kind { _ = try measurer.lineHeight(for: style) }
+            switch element.kind {
+            case .text(_, let style, _, _, _), .styledText(_, let style, _, _, _): _ = try measurer.lineHeight(for: style)
+            case .fixed: break
+            }
         }
     }
 
-    /// Walks the visible elements, giving each text block's text, style and horizontal inset.
+    /// Walks the visible elements, giving each text block's text, spans (empty for plain text), style
+    /// and horizontal inset.
     @inlinable
-    func forEachVisible(_ model: Model, _ body: (_ text: String?, _ style: TextStyle?, _ fixed: Double, _ horizontal: Double) throws -> Void) rethrows -> Int {
+    func forEachVisible(_ model: Model, _ body: (_ text: String?, _ spans: [TextSpan], _ style: TextStyle?,
+                                                 _ fixed: Double, _ horizontal: Double) throws -> Void) rethrows -> Int {
         var visible = 0
         for element in elements {
             switch element.kind {
             case .text(let text, let style, let leading, let trailing, let collapses):
                 let string = text(model)
                 if string.isEmpty && collapses { continue }
-                try body(string, style, 0, insets.leading + insets.trailing + leading + trailing)
+                try body(string, [], style, 0, insets.leading + insets.trailing + leading + trailing)
+            case .styledText(let text, let style, let leading, let trailing, let collapses):
+                let styled = text(model)
+                if styled.text.isEmpty && collapses { continue }
+                try body(styled.text, styled.spans, style, 0, insets.leading + insets.trailing + leading + trailing)
             case .fixed(let height, let collapsesWhen):
                 if collapsesWhen?(model) == true { continue }
-                try body(nil, nil, height, 0)
+                try body(nil, [], nil, height, 0)
             }
             visible += 1
         }
@@ -171,13 +221,15 @@ public struct RowLayout<Model>: Sendable {
         var height = 0.0, textHeight = 0.0, lines = 0, truncated = false
         var range = 0.0..<Double.infinity
         var failure: TextMeasureError?
-        let visible = forEachVisible(model) { text, style, fixed, horizontal in
+        let visible = forEachVisible(model) { text, spans, style, fixed, horizontal in
             guard failure == nil else { return }
             guard let text, let style else { height += fixed; return }
             let available = width - horizontal
             let clamped = !(available >= Self.narrowest)
             do throws(TextMeasureError) {
-                let m = try texts.measure(text, style: style, width: clamped ? Self.narrowest : available, withLines: false)
+                let at = clamped ? Self.narrowest : available
+                let m = spans.isEmpty ? try texts.measure(text, style: style, width: at, withLines: false)
+                    : try Self.measure(StyledText(text, spans: spans), style: style, width: at, texts: texts)
                 height += m.height
                 textHeight += m.height
                 lines += m.lineCount
@@ -194,7 +246,23 @@ public struct RowLayout<Model>: Sendable {
         return (RowMeasurement(height: total, validWidths: range, lineCount: lines, isTruncated: truncated), textHeight)
     }
 
-    /// Estimates `model`'s row at `width` without shaping (see `TextMeasurer.estimate(_:style:width:)`).
+    /// A styled block's measurement without lines; its plain text's when its spans are out of range.
+    @usableFromInline
+    static func measure(_ text: StyledText, style: TextStyle, width: Double,
+                        texts: PreparedTextCache) throws(TextMeasureError) -> TextMeasurement {
+        do throws(TextMeasureError) {
+            return try texts.measure(text, style: style, width: width, withLines: false)
+        } catch {
+            switch error {
+            case .invalidSpanRange, .invalidSpanSize, .tooManySpans:
+                return try texts.measure(text.text, style: style, width: width, withLines: false)
+            default: throw error
+            }
+        }
+    }
+
+    /// Estimates `model`'s row at `width` without shaping (see `TextMeasurer.estimate(_:style:width:)`);
+    /// a styled block is estimated as its plain text.
     ///
     /// A text block that cannot be estimated (an invalid style, or a width beyond
     /// `MeasurementLimits.width`) adds no text height.
@@ -216,7 +284,7 @@ public struct RowLayout<Model>: Sendable {
     func estimateWithTextHeight(_ model: Model, width: Double, measurer: TextMeasurer, textScale: Double = 1)
         -> (estimate: HeightEstimate, textHeight: Double) {
         var fixed = 0.0, text = 0.0, maximum = 0.0
-        let visible = forEachVisible(model) { string, style, height, horizontal in
+        let visible = forEachVisible(model) { string, _, style, height, horizontal in
             guard let string, let style else { fixed += height; return }
             let available = width - horizontal >= Self.narrowest ? width - horizontal : Self.narrowest
             if let e = try? measurer.estimate(string, style: style, width: available) {

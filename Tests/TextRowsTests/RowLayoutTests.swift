@@ -118,4 +118,34 @@ struct RowLayoutTests {
         let bad = RowLayout<Message>(elements: [.text(\.body, style: TextStyle(size: -1))])
         #expect(throws: TextMeasureError.invalidSize(-1)) { try HeightCache(layout: bad, measurer: Self.measurer) }
     }
+
+    /// A chat message whose sender name is bold, run into its body.
+    struct StyledMessage: Hashable, Sendable {
+        var text: StyledText
+    }
+
+    @Test func styledBlocksMeasureTheirSpansAndHeightsKeyOnThem() throws {
+        let style = TextStyle(size: 15)
+        let layout = RowLayout<StyledMessage>(insets: RowInsets(all: 8), elements: [.styledText(\.text, style: style)])
+        let cache = try HeightCache(layout: layout, measurer: Self.measurer)
+        let body = "Anna: the build is green again, and parse_header() handles CRLF input now."
+        let plain = StyledMessage(text: StyledText(body))
+        let styled = StyledMessage(text: StyledText(body, spans: [TextSpan(0..<5, bold: true),
+                                                                 TextSpan(36..<50, monospace: true, size: 22)]))
+        for width in [140.0, 220, 300] {
+            let expected = try Self.measurer.measure(styled.text, style: style, width: width - 16).height + 16
+            #expect(cache.height(for: styled, width: width) == expected)
+            #expect(cache.height(for: plain, width: width)
+                    == (try Self.measurer.measure(body, style: style, width: width - 16)).height + 16)
+            #expect(cache.height(for: styled, width: width) != cache.height(for: plain, width: width))
+        }
+    }
+
+    @Test func styledBlocksWithBadSpansMeasureAsPlainTextInsteadOfFailing() throws {
+        let style = TextStyle(size: 15)
+        let layout = RowLayout<StyledMessage>(elements: [.styledText(\.text, style: style)])
+        let cache = try HeightCache(layout: layout, measurer: Self.measurer)
+        let bad = StyledMessage(text: StyledText("short", spans: [TextSpan(0..<99, bold: true)]))
+        #expect(cache.height(for: bad, width: 200) == (try Self.measurer.measure("short", style: style, width: 200)).height)
+    }
 }

@@ -28,6 +28,16 @@ public protocol MeasurementStore: AnyObject, Sendable {
     /// Waits until everything queued by ``save(_:for:fonts:)`` before this call is written (or
     /// dropped because the store cannot be written).
     func flush()
+
+    /// Whether the store keys measurements by their requests' ``MeasureRequest/spans`` too. A store
+    /// that does not (the default) is never asked about styled text, which would otherwise get the
+    /// plain text's heights.
+    var keysSpans: Bool { get }
+}
+
+extension MeasurementStore {
+    /// `false`: a store written before styled text is not asked about it.
+    public var keysSpans: Bool { false }
 }
 
 /// What a ``MeasurementStore`` was asked before ``MeasureRequest`` served all three uses (a batch, a

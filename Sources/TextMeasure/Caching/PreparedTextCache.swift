@@ -35,6 +35,8 @@ public final class PreparedTextCache: Sendable {
     struct Key: Hashable, Sendable {
         var text: TextKey
         var style: TextStyle
+        /// A styled text's spans (empty for plain text): compared only when the texts are equal.
+        var spans: [TextSpan] = []
 
         /// The hash the prepared texts are filed under: the text's (hashed once, when its key was made)
         /// mixed with the size by one multiplication. `hashValue` hashed the style again with SipHash,
@@ -137,14 +139,32 @@ public final class PreparedTextCache: Sendable {
     /// - Throws: ``TextMeasureError`` when the style is invalid or Unicode analysis fails.
     /// - Complexity: O(1) when held; preparing otherwise (linear in the text's length).
     public func prepared(_ text: TextKey, style: TextStyle) throws(TextMeasureError) -> PreparedText {
-        let key = Key(text: text, style: style)
+        try prepared(text, spans: [], style: style)
+    }
+
+    /// The prepared form of a styled text in `style`, from the cache or prepared now (keyed by its
+    /// text, spans and style).
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans.
+    ///   - style: Its style.
+    /// - Returns: The prepared text, ready to lay out at any width.
+    /// - Throws: ``TextMeasureError`` when the style or a span is invalid or Unicode analysis fails.
+    /// - Complexity: O(1) when held; preparing otherwise (linear in the text's length).
+    public func prepared(_ text: StyledText, style: TextStyle) throws(TextMeasureError) -> PreparedText {
+        try prepared(TextKey(text.text), spans: text.spans, style: style)
+    }
+
+    private func prepared(_ text: TextKey, spans: [TextSpan], style: TextStyle) throws(TextMeasureError) -> PreparedText {
+        let key = Key(text: text, style: style, spans: spans)
         let cached = state.withLock { state -> PreparedText? in
             let value = state.store.value(for: key, hash: key.fileHash)?.text
             if value != nil { state.statistics.hits += 1 } else { state.statistics.misses += 1 }
             return value
         }
         if let cached { return cached }
-        let prepared = try measurer.prepare(text.text, style: style)
+        let prepared = spans.isEmpty ? try measurer.prepare(text.text, style: style)
+            : try measurer.prepare(StyledText(text.text, spans: spans), style: style)
         store(prepared, for: key)
         return prepared
     }
@@ -214,9 +234,32 @@ public final class PreparedTextCache: Sendable {
     /// - Complexity: As for a `String`.
     public func measure(_ text: TextKey, style: TextStyle, width: Double, withLines: Bool = true)
         throws(TextMeasureError) -> TextMeasurement {
+        try measure(text, spans: [], style: style, width: width, withLines: withLines)
+    }
+
+    /// Measures a styled text at `width`, preparing it only the first time it is seen with these
+    /// spans in this style.
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans.
+    ///   - style: Its style.
+    ///   - width: The width in pixels, a finite number above 0.
+    ///   - withLines: `false` skips the per-line detail.
+    /// - Returns: Lines, height, truncation and the range of widths over which the result holds.
+    /// - Throws: ``TextMeasureError`` for an invalid width, style or span.
+    /// - Complexity: As for a `String`.
+    public func measure(_ text: StyledText, style: TextStyle, width: Double, withLines: Bool = true)
+        throws(TextMeasureError) -> TextMeasurement {
+        try measure(TextKey(text.text), spans: text.spans, style: style, width: width, withLines: withLines)
+    }
+
+    private func measure(_ text: TextKey, spans: [TextSpan], style: TextStyle, width: Double, withLines: Bool)
+        throws(TextMeasureError) -> TextMeasurement {
         try MeasurementLimits.check(width: width)
-        guard let store else { return try prepared(text, style: style).layout(width: width, withLines: withLines) }
-        let query = MeasureRequest(text: text.text, style: style, width: width)
+        guard let store, spans.isEmpty || store.keysSpans else {
+            return try prepared(text, spans: spans, style: style).layout(width: width, withLines: withLines)
+        }
+        let query = MeasureRequest(text: text.text, spans: spans, style: style, width: width)
         return try measurements(for: [query], keys: [text], withLines: withLines, store: store)[0].get()
     }
 
@@ -235,10 +278,10 @@ public final class PreparedTextCache: Sendable {
     /// ``measurements(for:)`` for requests whose texts' keys are made already (`keys[i]` is
     /// `queries[i].text`'s).
     package func measurements(for queries: [MeasureRequest], keys: [TextKey]) -> [Result<TextMeasurement, TextMeasureError>] {
-        guard let store else {
+        guard let store, store.keysSpans || queries.allSatisfy({ $0.spans.isEmpty }) else {
             return zip(queries, keys).map { query, key in
                 Result { () throws(TextMeasureError) -> TextMeasurement in
-                    try measure(key, style: query.style, width: query.width, withLines: false)
+                    try measure(key, spans: query.spans, style: query.style, width: query.width, withLines: false)
                 }
             }
         }
@@ -258,7 +301,7 @@ public final class PreparedTextCache: Sendable {
                 results[index] = .failure(error)
                 continue
             }
-            let key = Key(text: keys[index], style: query.style)
+            let key = Key(text: keys[index], style: query.style, spans: query.spans)
             let held = state.withLock { state -> PreparedText? in
                 let value = state.store.value(for: key, hash: key.fileHash)?.text
                 if value != nil { state.statistics.hits += 1 }
@@ -287,7 +330,8 @@ public final class PreparedTextCache: Sendable {
             // 3. Measured; queued for the store.
             let query = queries[index]
             let result = Result { () throws(TextMeasureError) -> TextMeasurement in
-                try prepared(keys[index], style: query.style).layout(width: query.width, withLines: withLines)
+                try prepared(keys[index], spans: query.spans, style: query.style)
+                    .layout(width: query.width, withLines: withLines)
             }
             if case .success(let measurement) = result {
                 measuredQueries.append(query)

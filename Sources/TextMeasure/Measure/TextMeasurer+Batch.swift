@@ -10,18 +10,35 @@ public struct MeasureRequest: Hashable, Sendable {
     public var style: TextStyle
     /// The width to wrap at, in pixels.
     public var width: Double
+    /// The text's styled stretches (see ``StyledText``); empty for plain text.
+    public var spans: [TextSpan]
 
     /// Creates a request.
     ///
     /// - Parameters:
     ///   - text: The text to measure.
+    ///   - spans: Its styled stretches (see ``StyledText``); none for plain text.
     ///   - style: Size, line height and line limit.
     ///   - width: The width to wrap at, in pixels.
-    public init(text: String, style: TextStyle, width: Double) {
+    public init(text: String, spans: [TextSpan] = [], style: TextStyle, width: Double) {
         self.text = text
+        self.spans = spans
         self.style = style
         self.width = width
     }
+
+    /// A request for a styled text.
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in pixels.
+    public init(_ text: StyledText, style: TextStyle, width: Double) {
+        self.init(text: text.text, spans: text.spans, style: style, width: width)
+    }
+
+    /// The text and its spans.
+    public var styledText: StyledText { StyledText(text, spans: spans) }
 
     /// A request for `text`'s text (a ``MeasurementStore``'s form before ``MeasureRequest`` served it).
     ///
@@ -50,7 +67,8 @@ extension TextMeasurer {
     public func measure(_ requests: [MeasureRequest]) -> [Result<TextMeasurement, TextMeasureError>] {
         ConcurrentMap.map(requests) { request in
             Result { () throws(TextMeasureError) -> TextMeasurement in
-                try measure(request.text, style: request.style, width: request.width)
+                request.spans.isEmpty ? try measure(request.text, style: request.style, width: request.width)
+                    : try measure(request.styledText, style: request.style, width: request.width)
             }
         }
     }
