@@ -96,14 +96,14 @@ def main():
     global BREAKING
     BREAKING = a.breaking
     rows = [l.rstrip("\n").split("\t") for l in open(a.input, encoding="utf-8")][1:]
-    texts = {c: dict(cl.load_corpus(c)) for c in cl.GRIDS}
+    texts = {c: {n: (t, spans) for n, t, spans in cl.load_styled_corpus(c)} for c in cl.GRIDS}
     session = cl.Session()
     counts, examples, kept = collections.Counter(), collections.defaultdict(list), []
     try:
         for r in rows:
             corpus, line, size, width = r[0], int(r[1]), float(r[2]), float(r[3])
-            text = texts[corpus][line]
-            clines = [(x["text"], x["width"]) for x in session.call("probe", text, size, width)["lines"]]
+            text, spans = texts[corpus][line]  # ours: the text alone (the CLI's measure takes no spans)
+            clines = [(x["text"], x["width"]) for x in session.call("probe", cl.page_item(text, spans), size, width)["lines"]]
             olines = ours_lines(a.binary, text, size, width)
             cat = category(text, clines, olines, width, a.binary, size)
             counts[cat] += 1

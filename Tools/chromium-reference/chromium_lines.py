@@ -4,8 +4,10 @@
 Drives Debian's `chromium` over the DevTools protocol on a pipe (`--remote-debugging-pipe`: JSON
 messages separated by NUL bytes on file descriptors 3 and 4), so no websocket client and no npm
 packages are needed. A tiny local HTTP server on 127.0.0.1 serves the page and the bundled font files;
-the page declares one `@font-face` family per font file (F0 … F9, in the package's cascade order,
-`BundledFonts.fileNames`) and lays every text out in an element styled like a browser text view:
+the page declares one `@font-face` family per regular font file (F0 … F9, in the package's cascade order,
+`BundledFonts.fileNames`), each with its bold / italic / bold italic files where Fonts/ has them
+(`font-weight: 700` / `font-style: italic` descriptors), and a mono family M0 (NotoSansMono-Regular and
+-Bold), and lays every text out in an element styled like a browser text view:
 
     white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; line-break: auto;
     font-family: "F0", …, "F9"; font-size: Spx; line-height: 100px; width: Wpx;
@@ -16,18 +18,28 @@ count is cross-checked against the number of distinct line positions of Range.ge
 A second element, identical but for `line-height: normal`, gives the height a browser text view has
 (getBoundingClientRect().height, exact: a whole number of LayoutUnits, 1/64 px).
 
+A styled text (Tests/Corpus/styled.jsonl: text + spans, issue 32's batch contract) is flattened per
+scalar into runs (bold / italic / mono if any covering span says so, size of the last covering span
+with one); each run with non-default attributes becomes a `<span style="...">` (font-weight: 700;
+font-style: italic; font-family: "M0", "F1", …, "F9"; font-size: Npx), the others text nodes.
+
 Commands:
-  fixtures [--out DIR]       write DIR/multilingual.tsv, DIR/forced-breaks.tsv and DIR/held-out.tsv
-                             (default DIR: Tests/Fixtures/chromium): line, size, width, lineCount (with
-                             line-height: 100px), height (px, with line-height: normal)
-  verify-fonts               CSS.getPlatformFontsForNode for every corpus text: every glyph must come
-                             from a bundled (web) font; and every character must be in a bundled font's
-                             cmap (Chromium reports a missing glyph as the first font's .notdef)
+  fixtures [--out DIR] [--corpus NAME]...
+                             write DIR/NAME.tsv for every corpus of GRIDS (multilingual, forced-breaks,
+                             held-out, styled) or the ones named (default DIR: Tests/Fixtures/chromium):
+                             line, size, width, lineCount (with line-height: 100px), height (px, with
+                             line-height: normal)
+  verify-fonts               CSS.getPlatformFontsForNode for every corpus text (and every styled run):
+                             every glyph must come from a bundled (web) font, a styled run's from the
+                             faces its style asks for; and every character must be in the cmap of a font
+                             of its cascade (Chromium reports a missing glyph as the first font's .notdef)
   probe SIZE WIDTH TEXT...   print the lines Chromium makes of TEXT (escapes \\n \\t \\uXXXX allowed),
                              with each line's width; for experiments
   heights SIZE WIDTH TEXT... print TEXT's height with line-height: normal and each line box's top and
                              height (from the heights of the text's first k lines alone); for debugging
   widths SIZE TEXT...        print the unwrapped advance width of each TEXT (exact, from a Range)
+  probe, heights and widths take --spans JSON: spans in the batch contract's form, e.g.
+  '[{"start":0,"end":5,"bold":true},{"start":3,"end":9,"size":20}]', applied to every TEXT.
 
 Options: --chromium PATH (default: chromium), --lang TAG (sets lang on the measured element;
 default: none), --css 'extra: declarations;' (appended to the measured element's style, for
@@ -35,6 +47,7 @@ experiments).
 """
 
 import argparse
+import collections
 import datetime
 import fcntl
 import http.server
@@ -62,14 +75,43 @@ def bundled_font_files():
 
 FONT_FILES = bundled_font_files()
 
-# Font sizes x widths (px) per corpus (Tests/Corpus/NAME.txt). multilingual and forced-breaks: the grids of
-# the Pango differential tests (PangoDifferentialTests, ForcedBreakPangoTests), multilingual with 11.5
-# added; held-out: the corpus of Tools/corpus/make_held_out.py, texts the code was not tuned on.
+# The faces beside a regular file X-Regular.ttf, where Fonts/ has them: (file suffix, font-weight,
+# font-style). Each is declared under its regular file's family (F0 … F9, or M0).
+FACE_VARIANTS = [("-Bold.ttf", 700, "normal"), ("-Italic.ttf", 400, "italic"), ("-BoldItalic.ttf", 700, "italic")]
+# The mono family (M0): Noto Sans Mono first, then the regular cascade without its first family.
+MONO_FILE = "NotoSansMono-Regular.ttf"
+
+
+def font_faces():
+    """(family, file, weight, style) of every @font-face rule: F0 … F9 (the regular cascade) and M0 (mono),
+    each regular file followed by the bold / italic / bold italic files that sit beside it in Fonts/."""
+    faces = []
+    for family, regular in [(f"F{i}", f) for i, f in enumerate(FONT_FILES)] + [("M0", MONO_FILE)]:
+        faces.append((family, regular, 400, "normal"))
+        if regular.endswith("-Regular.ttf"):
+            for suffix, weight, style in FACE_VARIANTS:
+                variant = regular[:-len("-Regular.ttf")] + suffix
+                if os.path.exists(os.path.join(ROOT, "Fonts", variant)):
+                    faces.append((family, variant, weight, style))
+    return faces
+
+
+FONT_FACES = font_faces()
+REGULAR_FAMILIES = [f"F{i}" for i in range(len(FONT_FILES))]
+MONO_FAMILIES = ["M0"] + REGULAR_FAMILIES[1:]
+
+# Font sizes x widths (px) per corpus (Tests/Corpus/NAME.txt, or NAME.jsonl for a styled corpus).
+# multilingual and forced-breaks: the grids of the Pango differential tests (PangoDifferentialTests,
+# ForcedBreakPangoTests), multilingual with 11.5 added; held-out: the corpus of
+# Tools/corpus/make_held_out.py, texts the code was not tuned on; styled: Tools/corpus/make_styled.py's
+# texts with spans.
 GRIDS = {
     "multilingual": ([11, 11.5, 13, 15.5, 17, 24], [12, 37, 64, 100, 150, 180, 213.5, 240, 320, 375, 480, 1000]),
     "forced-breaks": ([11, 13, 17, 24, 28], [8, 12, 16, 20, 24, 28, 34, 40, 48, 64, 80, 100]),
     "held-out": ([11.5, 13, 17, 24], [48, 100, 180, 213.5, 320, 480]),
+    "styled": ([13, 17, 24], [64, 120, 180, 240, 320, 480]),
 }
+STYLED_CORPORA = {"styled"}
 
 MEASURED_CSS = (
     "white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; line-break: auto; "
@@ -111,19 +153,82 @@ def unescape(line):
     return "".join(out)
 
 
+def corpus_path(name):
+    return os.path.join(ROOT, "Tests", "Corpus", name + (".jsonl" if name in STYLED_CORPORA else ".txt"))
+
+
+def load_styled_corpus(name):
+    """(1-based line number, text, spans) of a corpus; spans are [] for a plain corpus (NAME.txt, whose
+    empty lines are skipped, as Corpus.load does) and the contract's span objects for NAME.jsonl."""
+    with open(corpus_path(name), encoding="utf-8") as f:
+        lines = f.read().split("\n")  # not splitlines(): a JSON string may hold U+2028
+    if name in STYLED_CORPORA:
+        objects = [(i + 1, json.loads(l)) for i, l in enumerate(lines) if l != ""]
+        return [(n, o["text"], o.get("spans", [])) for n, o in objects]
+    return [(i + 1, unescape(l), []) for i, l in enumerate(lines) if l != ""]
+
+
 def load_corpus(name):
-    path = os.path.join(ROOT, "Tests", "Corpus", name + ".txt")
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    # (1-based line number, text); empty lines are skipped, as Corpus.load does.
-    return [(i + 1, unescape(l)) for i, l in enumerate(lines) if l != ""]
+    """(1-based line number, text) of a corpus; a styled corpus's texts without their spans."""
+    return [(n, t) for n, t, _ in load_styled_corpus(name)]
+
+
+def flatten_spans(text, spans):
+    """Maximal runs (start, end, bold, italic, mono, size or None) in scalars, by the contract's rules: a
+    scalar is bold / italic / mono if any span covering it says so; its size is that of the last span
+    in list order covering it that has one. No special case for a span edge inside a grapheme cluster."""
+    styles = [[False, False, False, None] for _ in text]
+    for k, span in enumerate(spans):
+        if not 0 <= span["start"] <= span["end"] <= len(text):
+            raise ValueError(f"span {k} ({span['start']}..{span['end']}) is not inside the text's {len(text)} scalars")
+        for i in range(span["start"], span["end"]):
+            st = styles[i]
+            st[0] = st[0] or bool(span.get("bold"))
+            st[1] = st[1] or bool(span.get("italic"))
+            st[2] = st[2] or bool(span.get("mono"))
+            if span.get("size") is not None:
+                st[3] = span["size"]
+    runs = []
+    for i, st in enumerate(styles):
+        if runs and runs[-1][1] == i and list(runs[-1][2:]) == st:
+            runs[-1] = (runs[-1][0], i + 1, *runs[-1][2:])
+        else:
+            runs.append((i, i + 1, *st))
+    return runs
+
+
+def run_css(bold, italic, mono, size):
+    """The inline style of a run ("" for the paragraph's own style)."""
+    css = []
+    if bold:
+        css.append("font-weight: 700;")
+    if italic:
+        css.append("font-style: italic;")
+    if mono:
+        css.append("font-family: " + ", ".join(f'"{f}"' for f in MONO_FAMILIES) + ";")
+    if size is not None:
+        css.append(f"font-size: {fmt(size)}px;")
+    return " ".join(css)
+
+
+def page_item(text, spans):
+    """What the page lays out: the text itself when no run is styled, else [[piece, css], ...]."""
+    pieces = [[text[s:e], run_css(*style)] for s, e, *style in flatten_spans(text, spans)]
+    return text if all(not css for _, css in pieces) else pieces
+
+
+def spans_field(spans):
+    """Spans in the Pango harness's SPANS form: START,END,FLAGS,SIZE;... (empty for none)."""
+    return ";".join(f"{s['start']},{s['end']},"
+                    + ("".join(k[0] for k in ("bold", "italic", "mono") if s.get(k)) or "-") + ","
+                    + (fmt(s["size"]) if s.get("size") is not None else "-") for s in spans)
 
 
 def page_html(lang=None, extra_css=""):
     faces = "\n".join(
-        f'@font-face {{ font-family: "F{i}"; src: url("/fonts/{f}"); font-display: block; }}'
-        for i, f in enumerate(FONT_FILES))
-    families = ", ".join(f'"F{i}"' for i in range(len(FONT_FILES)))
+        f'@font-face {{ font-family: "{family}"; src: url("/fonts/{f}"); font-weight: {weight}; font-style: {style}; '
+        f'font-display: block; }}' for family, f, weight, style in FONT_FACES)
+    families = ", ".join(f'"{f}"' for f in REGULAR_FAMILIES)
     lang_attr = f' lang="{lang}"' if lang else ""
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><style>
@@ -131,6 +236,7 @@ def page_html(lang=None, extra_css=""):
 html, body {{ margin: 0; padding: 0; font-family: {families}; }}
 .m {{ font-family: {families}; {MEASURED_CSS} {extra_css} }}
 .m.normal {{ line-height: normal; }}
+#m span {{ vertical-align: top; }}
 </style></head>
 <body><div id="m" class="m"{lang_attr}></div><div id="n" class="m normal"{lang_attr}></div><div id="all"></div>
 <script>
@@ -149,7 +255,47 @@ async function loadFonts() {
   return loaded;
 }
 
-// Lines of the text node inside el: distinct line indexes (line-height 100px) of its client rects.
+// An item is a text (one text node) or a styled text: [[piece, css], ...], a text node for each piece
+// without css and a span with that inline style for each other.
+function setContent(el, item) {
+  if (typeof item === 'string') { el.textContent = item; return; }
+  el.textContent = '';
+  for (const [piece, css] of item) {
+    if (!css) { el.appendChild(document.createTextNode(piece)); continue; }
+    const s = document.createElement('span');
+    s.style.cssText = css;
+    s.textContent = piece;
+    el.appendChild(s);
+  }
+}
+
+function itemText(item) { return typeof item === 'string' ? item : item.map(p => p[0]).join(''); }
+
+// The item's first n UTF-16 units, as an item.
+function itemPrefix(item, n) {
+  if (typeof item === 'string') return item.slice(0, n);
+  const out = [];
+  for (const [piece, css] of item) {
+    if (n <= 0) break;
+    out.push([piece.slice(0, n), css]);
+    n -= piece.length;
+  }
+  return out;
+}
+
+// el's text nodes in order, each with the UTF-16 offset at which it starts.
+function textNodes(el) {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  let offset = 0;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    nodes.push([n, offset]);
+    offset += n.data.length;
+  }
+  return nodes;
+}
+
+// Lines of the text inside el: distinct line indexes (line-height 100px) of its client rects.
 function rectLines(el) {
   const node = el.firstChild;
   if (!node) return 0;
@@ -170,8 +316,8 @@ function measureAll(texts, size, widths) {
   nl.style.fontSize = size + 'px';
   const out = [];
   for (const t of texts) {
-    el.textContent = t;
-    nl.textContent = t;
+    setContent(el, t);
+    setContent(nl, t);
     const row = [];
     for (const w of widths) {
       el.style.width = w + 'px';
@@ -189,20 +335,21 @@ function measureAll(texts, size, widths) {
 // Line boxes with line-height: normal. Chromium breaks greedily, so the text's first k + 1 lines alone
 // (the texts of probe's lines 0..k) make the same k + 1 lines; the height of #n holding them is the
 // bottom of line k, exact to the LayoutUnit. Each prefix's line count (#m) is returned to check that.
-function lineBoxes(text, size, width) {
-  const p = probe(text, size, width);
+function lineBoxes(item, size, width) {
+  const p = probe(item, size, width);
   const el = document.getElementById('m');
   const nl = document.getElementById('n');
   nl.style.fontSize = size + 'px';
   nl.style.width = width + 'px';
-  nl.textContent = text;
+  setContent(nl, item);
   const height = nl.getBoundingClientRect().height;
   const boxes = [];
-  let prefix = '', top = 0;
+  let end = 0, top = 0;
   for (const line of p.lines) {
-    prefix += line.text;
-    el.textContent = prefix;
-    nl.textContent = prefix;
+    end += line.text.length;
+    const prefix = itemPrefix(item, end);
+    setContent(el, prefix);
+    setContent(nl, prefix);
     const bottom = nl.getBoundingClientRect().height;
     boxes.push({text: line.text, width: line.width, top, height: bottom - top,
                 prefixLines: Math.round(el.getBoundingClientRect().height / 100)});
@@ -214,20 +361,24 @@ function lineBoxes(text, size, width) {
 }
 
 // The lines Chromium makes: for each UTF-16 offset the line it lands on, then joined texts.
-function probe(text, size, width) {
+function probe(item, size, width) {
   const el = document.getElementById('m');
   el.style.fontSize = size + 'px';
   el.style.width = width + 'px';
-  el.textContent = text;
-  const node = el.firstChild;
+  setContent(el, item);
+  const text = itemText(item);
+  const nodes = textNodes(el);
   const top = el.getBoundingClientRect().top;
   const height = el.getBoundingClientRect().height;
   const lines = [];
   const range = document.createRange();
+  let k = 0;
   for (let i = 0; i < text.length; i++) {
     let j = i + 1;
     if (text.charCodeAt(i) >= 0xD800 && text.charCodeAt(i) < 0xDC00) j = i + 2;
-    range.setStart(node, i); range.setEnd(node, j);
+    while (i >= nodes[k][1] + nodes[k][0].data.length) k++;  // pieces never split a surrogate pair
+    const [node, start] = nodes[k];
+    range.setStart(node, i - start); range.setEnd(node, j - start);
     const rects = Array.from(range.getClientRects()).filter(r => r.width > 0 || r.height > 0);
     let line = rects.length ? Math.floor((rects[rects.length - 1].top + rects[rects.length - 1].height / 2 - top) / 100) : -1;
     if (line < 0 && lines.length) line = lines.length - 1;
@@ -240,11 +391,11 @@ function probe(text, size, width) {
   return {height, lines: lines.map(l => ({text: l.text, width: l.right - l.left}))};
 }
 
-// Unwrapped advance width of a text (a span with white-space: pre).
-function advance(text, size) {
+// Unwrapped advance width of an item (a span with white-space: pre).
+function advance(item, size) {
   const s = document.createElement('span');
   s.style.cssText = 'white-space: pre; font-synthesis: none; font-size:' + size + 'px';
-  s.textContent = text;
+  setContent(s, item);
   document.body.appendChild(s);
   const w = s.getBoundingClientRect().width;
   s.remove();
@@ -259,7 +410,7 @@ function fillAll(texts, size, width) {
     const d = document.createElement('div');
     d.className = 'm'; d.id = 't' + i;
     d.style.position = 'static'; d.style.fontSize = size + 'px'; d.style.width = width + 'px';
-    d.textContent = t;
+    setContent(d, t);
     all.appendChild(d);
   });
   return texts.length;
@@ -304,11 +455,11 @@ def web_font_bytes(data):
 
 
 class PageServer:
-    """Serves /page.html and /fonts/<bundled font file> on 127.0.0.1 (a random port)."""
+    """Serves /page.html and /fonts/<font file of FONT_FACES> on 127.0.0.1 (a random port)."""
 
     def __init__(self, html, fonts_dir):
         files = {"/page.html": ("text/html; charset=utf-8", html.encode("utf-8"))}
-        for f in FONT_FILES:
+        for _, f, _, _ in FONT_FACES:
             with open(os.path.join(fonts_dir, f), "rb") as fh:
                 files["/fonts/" + f] = ("font/ttf", web_font_bytes(fh.read()))
         self.requests = []
@@ -454,7 +605,7 @@ class Session:
         self.browser.open(self.server.url("/page.html"))
         statuses = self.browser.evaluate("loadFonts()")
         bad = [s for s in statuses if not s.endswith(":loaded")]
-        if bad or len(statuses) != len(FONT_FILES):
+        if bad or len(statuses) != len(FONT_FACES):
             raise RuntimeError(f"fonts did not load: {statuses}")
         self.version = self.browser.version
 
@@ -473,12 +624,14 @@ def tsv_escape(text):
     return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
 
-def write_fixtures(session, out_dir):
+def write_fixtures(session, out_dir, names=None):
     os.makedirs(out_dir, exist_ok=True)
     today = datetime.date.today().isoformat()
-    for name, (sizes, widths) in GRIDS.items():
-        corpus = load_corpus(name)
-        texts = [t for _, t in corpus]
+    for name in names or GRIDS:
+        sizes, widths = GRIDS[name]
+        styled = load_styled_corpus(name)
+        corpus = [(n, t) for n, t, _ in styled]
+        texts = [page_item(t, spans) for _, t, spans in styled]
         rows = []
         mismatches = 0
         for size in sizes:
@@ -493,10 +646,14 @@ def write_fixtures(session, out_dir):
         rows.sort(key=lambda r: (r[0], r[1], r[2]))
         path = os.path.join(out_dir, name + ".tsv")
         with open(path, "w", encoding="utf-8") as f:
-            f.write(f"# Chromium line counts and heights for Tests/Corpus/{name}.txt; {session.version}; generated {today}\n")
+            f.write(f"# Chromium line counts and heights for Tests/Corpus/{os.path.basename(corpus_path(name))}; "
+                    f"{session.version}; generated {today}\n")
             f.write("# by Tools/chromium-reference/chromium_lines.py fixtures (see its README for the CSS). lineCount: with\n")
             f.write("# line-height: 100px, round(height / 100); height: getBoundingClientRect().height in px with\n")
             f.write("# line-height: normal, the rest of the CSS identical (white-space: pre-wrap; overflow-wrap: anywhere)\n")
+            if name in STYLED_CORPORA:
+                f.write("# Spans: each flattened run with a style is a <span> (font-weight: 700; font-style: italic;\n")
+                f.write("# font-family: \"M0\", \"F1\", ... for mono; font-size: Npx), font-synthesis: none\n")
             f.write("line\tsize\twidth\tlineCount\theight\n")
             for line_no, size, width, lines, normal_height in rows:
                 f.write(f"{line_no}\t{fmt(size)}\t{fmt(width)}\t{lines}\t{fmt(normal_height)}\n")
@@ -565,40 +722,103 @@ def needs_no_glyph(cp):
             or 0xFE00 <= cp <= 0xFE0F or 0xE0000 <= cp <= 0xE0FFF)
 
 
+def font_name(path, name_id):
+    """A name of a font file's name table (Windows Unicode or Mac Roman record), or None."""
+    with open(path, "rb") as f:
+        data = f.read()
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        if tag != b"name":
+            continue
+        count, strings = struct.unpack(">HH", data[offset + 2:offset + 6])
+        found = None
+        for k in range(count):
+            platform, encoding, _, nid, length, at = struct.unpack(">6H", data[offset + 6 + 12 * k:offset + 18 + 12 * k])
+            raw = data[offset + strings + at:offset + strings + at + length]
+            if nid == name_id and platform == 3 and encoding in (0, 1, 10):
+                return raw.decode("utf-16-be")
+            if nid == name_id and platform == 1 and found is None:
+                found = raw.decode("mac_roman")
+        return found
+    return None
+
+
+def expected_faces(bold, italic, mono):
+    """The files a run with this style draws with, one per family of its cascade: of the family's faces,
+    italic ones if it asks for italic and the family has one, else upright; then 700 if it asks for bold
+    and there is one, else 400 (CSS font matching; no synthesis)."""
+    files = set()
+    for family in (MONO_FAMILIES if mono else REGULAR_FAMILIES):
+        faces = [(f, w, st) for fam, f, w, st in FONT_FACES if fam == family]
+        style = "italic" if italic and any(st == "italic" for _, _, st in faces) else "normal"
+        faces = [x for x in faces if x[2] == style]
+        weight = 700 if bold and any(w == 700 for _, w, _ in faces) else 400
+        files |= {f for f, w, _ in faces if w == weight}
+    return files
+
+
 def verify_fonts(session):
     b = session.browser
     b.call("DOM.enable")
     b.call("CSS.enable")
     ok = True
     summary = {}
-    covered = set()
-    for f in FONT_FILES:
-        covered |= cmap_code_points(os.path.join(ROOT, "Fonts", f))
+    covered, mono_covered = set(), set()
+    for i, f in enumerate(FONT_FILES):
+        points = cmap_code_points(os.path.join(ROOT, "Fonts", f))
+        covered |= points
+        if i > 0:
+            mono_covered |= points
+    mono_covered |= cmap_code_points(os.path.join(ROOT, "Fonts", MONO_FILE))
+    by_postscript = {font_name(os.path.join(ROOT, "Fonts", f), 6): f for _, f, _, _ in FONT_FACES}
+    total = 0
     for name in GRIDS:
-        corpus = load_corpus(name)
-        texts = [t for _, t in corpus]
-        for line_no, text in corpus:
-            missing = sorted({ord(c) for c in text if ord(c) not in covered and not needs_no_glyph(ord(c))})
+        styled = load_styled_corpus(name)
+        total += len(styled)
+        for line_no, text, spans in styled:
+            runs = flatten_spans(text, spans)
+            missing = sorted({ord(c) for s, e, _, _, mono, _ in runs for c in text[s:e]
+                              if ord(c) not in (mono_covered if mono else covered) and not needs_no_glyph(ord(c))})
             if missing:
                 ok = False
                 print(f"NO BUNDLED FONT HAS {' '.join(f'U+{c:04X}' for c in missing)} in {name}:{line_no} "
                       f"{tsv_escape(text)[:80]}")
-        session.call("fillAll", texts, 15.5, 1000)
+        session.call("fillAll", [page_item(t, spans) for _, t, spans in styled], 15.5, 1000)
         session.evaluate("document.body.offsetHeight")  # lay out before asking which fonts were used
         root = b.call("DOM.getDocument", depth=0)["root"]["nodeId"]
-        for i, (line_no, text) in enumerate(corpus):
-            node = b.call("DOM.querySelector", nodeId=root, selector=f"#t{i}")["nodeId"]
-            fonts = b.call("CSS.getPlatformFontsForNode", nodeId=node)["fonts"]
+        for i, (line_no, text, spans) in enumerate(styled):
+            div = b.call("DOM.querySelector", nodeId=root, selector=f"#t{i}")["nodeId"]
+            # The div's fonts include its spans'; its own text nodes (regular) used what is left over.
+            fonts = b.call("CSS.getPlatformFontsForNode", nodeId=div)["fonts"]
+            leftover = collections.Counter()
             for font in fonts:
                 key = (font["familyName"], font.get("postScriptName", ""), font["isCustomFont"])
                 summary[key] = summary.get(key, 0) + font["glyphCount"]
+                leftover[key] += font["glyphCount"]
                 if not font["isCustomFont"]:
                     ok = False
                     print(f"SYSTEM FONT {font} in {name}:{line_no} {tsv_escape(text)[:80]}")
+            checks = []
+            styled_runs = [r for r in flatten_spans(text, spans) if run_css(*r[2:])]
+            if styled_runs:
+                span_ids = b.call("DOM.querySelectorAll", nodeId=div, selector="span")["nodeIds"]
+                assert len(span_ids) == len(styled_runs), (name, line_no)
+                for node, run in zip(span_ids, styled_runs):
+                    for font in b.call("CSS.getPlatformFontsForNode", nodeId=node)["fonts"]:
+                        key = (font["familyName"], font.get("postScriptName", ""), font["isCustomFont"])
+                        leftover[key] -= font["glyphCount"]
+                        checks.append((key[1], expected_faces(*run[2:5]), run_css(*run[2:])))
+            checks += [(key[1], expected_faces(False, False, False), "") for key, n in leftover.items() if n > 0]
+            for postscript, expected, css in checks:
+                if by_postscript.get(postscript) not in expected:
+                    ok = False
+                    print(f"UNEXPECTED FACE {postscript} for a run styled {css or 'regular'!r} "
+                          f"in {name}:{line_no} {tsv_escape(text)[:80]}")
     for (family, ps, custom), glyphs in sorted(summary.items(), key=lambda kv: -kv[1]):
         print(f"{glyphs:8d} glyphs  {'web font' if custom else 'SYSTEM  '}  {family} ({ps})")
-    print(f"{sum(len(load_corpus(n)) for n in GRIDS)} texts of {', '.join(GRIDS)}")
-    print("only bundled fonts" if ok else "SOME GLYPHS CAME FROM SYSTEM FONTS OR NO FONT")
+    print(f"{total} texts of {', '.join(GRIDS)}")
+    print("only bundled fonts, each run in the faces of its style" if ok
+          else "SOME GLYPHS CAME FROM SYSTEM FONTS, NO FONT OR THE WRONG FACE")
     return ok
 
 
@@ -612,38 +832,48 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("fixtures")
     p.add_argument("--out", default=os.path.join(ROOT, "Tests", "Fixtures", "chromium"))
+    p.add_argument("--corpus", action="append", choices=list(GRIDS), help="repeatable; default: every corpus")
     sub.add_parser("verify-fonts")
+    spans_help = 'spans (the batch contract: [{"start": 0, "end": 5, "bold": true}, ...]) for every TEXT'
     p = sub.add_parser("probe")
     p.add_argument("size", type=float)
     p.add_argument("width", type=float)
     p.add_argument("texts", nargs="+")
+    p.add_argument("--spans", type=json.loads, default=[], help=spans_help)
     p = sub.add_parser("heights")
     p.add_argument("size", type=float)
     p.add_argument("width", type=float)
     p.add_argument("texts", nargs="+")
+    p.add_argument("--spans", type=json.loads, default=[], help=spans_help)
     p = sub.add_parser("widths")
     p.add_argument("size", type=float)
     p.add_argument("texts", nargs="+")
+    p.add_argument("--spans", type=json.loads, default=[], help=spans_help)
     args = parser.parse_args()
+    for text in getattr(args, "texts", []) if getattr(args, "spans", None) else []:
+        try:
+            flatten_spans(unescape(text), args.spans)
+        except (ValueError, KeyError, TypeError) as e:
+            parser.error(f"--spans for {text!r}: {e}")
 
     session = Session(args.chromium, args.lang, args.css, args.system_fonts)
     try:
         print(f"# {session.version}", file=sys.stderr)
         if args.command == "fixtures":
-            write_fixtures(session, args.out)
+            write_fixtures(session, args.out, args.corpus)
         elif args.command == "verify-fonts":
             sys.exit(0 if verify_fonts(session) else 1)
         elif args.command == "probe":
             for text in args.texts:
                 text = unescape(text)
-                r = session.call("probe", text, args.size, args.width)
+                r = session.call("probe", page_item(text, args.spans), args.size, args.width)
                 print(f"size {fmt(args.size)} width {fmt(args.width)}: {round(r['height'] / 100)} lines")
                 for line in r["lines"]:
                     print(f"  {line['width']:10.4f}  {json.dumps(line['text'], ensure_ascii=False)}")
         elif args.command == "heights":
             for text in args.texts:
                 text = unescape(text)
-                r = session.call("lineBoxes", text, args.size, args.width)
+                r = session.call("lineBoxes", page_item(text, args.spans), args.size, args.width)
                 print(f"size {fmt(args.size)} width {fmt(args.width)}: height {fmt(r['height'])} "
                       f"(line-height: normal), {len(r['lines'])} lines")
                 print(f"  {'top':>10}  {'height':>10}  {'width':>10}  text")
@@ -657,7 +887,8 @@ def main():
         elif args.command == "widths":
             for text in args.texts:
                 text = unescape(text)
-                print(f"{session.call('advance', text, args.size):12.5f}  {json.dumps(text, ensure_ascii=False)}")
+                width = session.call("advance", page_item(text, args.spans), args.size)
+                print(f"{width:12.5f}  {json.dumps(text, ensure_ascii=False)}")
     finally:
         session.close()
 

@@ -28,11 +28,12 @@ def main():
     try:
         for text in a.texts:
             corpus, _, line = text.partition(":")
+            spans = []
             if corpus in cl.GRIDS and line.isdigit():
-                text = dict(cl.load_corpus(corpus))[int(line)]
+                text, spans = {n: (t, s) for n, t, s in cl.load_styled_corpus(corpus)}[int(line)]
             else:
                 text = cl.unescape(text)
-            chrome = session.call("probe", text, a.size, a.width)
+            chrome = session.call("probe", cl.page_item(text, spans), a.size, a.width)  # ours: the text alone
             ours = json.loads(subprocess.run([a.binary, "measure", "--json", "--breaking", a.breaking, "--size", str(a.size),
                                               "--width", str(a.width), text], capture_output=True, text=True,
                                              check=True).stdout)
