@@ -4,20 +4,25 @@
 Runs the package's CLI (`textmeasure batch`) over every (text, size, width) of a fixture and, with
 --pango, Tools/pango-reference/pango_lines.c too, then prints the agreement of each pair overall, per
 corpus and per script (each text classed by its dominant script): line counts (the fixture's
-`lineCount`, Chromium with line-height: 100px) and heights (ours within 0.5 px of the fixture's
-`height`, Chromium with line-height: normal; batch output's "height"). Writes every line-count
-disagreement with Chromium to .build/chromium-disagreements.tsv (corpus, line, size, width, ours,
-chromium, pango, script, text; what categorize.py reads) and every height disagreement to
+`lineCount`, Chromium with line-height: 100px; Pango's line count) and heights (ours within 0.5 px of
+the fixture's `height`, Chromium with line-height: normal, and of Pango's layout height; batch
+output's "height"). Writes every line-count disagreement with Chromium to
+.build/chromium-disagreements.tsv (corpus, line, size, width, ours, chromium, pango, script, text,
+spans; what categorize.py reads) and every height disagreement to
 .build/chromium-height-disagreements.tsv (corpus, line, size, width, ours, chromium, difference,
 lines ours, lines chromium, script, text).
 
 Corpora: multilingual and forced-breaks by default (the ones the code was tuned on); the held-out
-corpus (Tools/corpus/make_held_out.py) only when asked for: --corpus held-out, or --corpus all.
+corpus (Tools/corpus/make_held_out.py) and the styled corpus (Tools/corpus/make_styled.py,
+Tests/Corpus/styled.jsonl) only when asked for: --corpus held-out, --corpus styled, or --corpus all.
+A styled text goes to `textmeasure batch` with its "spans" as they are in the corpus, and to the
+Pango harness with its SPANS field (and the bold, italic and mono faces); --plain drops the spans
+from what `textmeasure batch` gets (the texts measured as plain text), the references stay styled.
 
 Usage:
   swift build -c release --product textmeasure
-  Tools/chromium-reference/compare.py [--pango] [--binary PATH]
-                                      [--corpus multilingual|forced-breaks|held-out|all ...]
+  Tools/chromium-reference/compare.py [--pango] [--binary PATH] [--plain]
+                                      [--corpus multilingual|forced-breaks|held-out|styled|all ...]
                                       [--breaking pango|browser|browser-strict]
 """
 
@@ -100,9 +105,18 @@ def build_binary():
     return os.path.join(out.stdout.strip(), "textmeasure")
 
 
+def batch_line(text, size, width, breaking, spans):
+    """One `textmeasure batch` input line; spans (if any) in the corpus's compact form, key order kept."""
+    line = json.dumps({"text": text, "width": width, "size": size, "breaking": breaking})
+    if spans:
+        line = line[:-1] + ', "spans": ' + json.dumps(spans, ensure_ascii=False, separators=(",", ":")) + "}"
+    return line + "\n"
+
+
 def run_ours(binary, cases, breaking="pango"):
-    """(lineCount, height) of `textmeasure batch` for each (text, size, width); (-1, None) on an error."""
-    lines = "".join(json.dumps({"text": t, "width": w, "size": s, "breaking": breaking}) + "\n" for t, s, w in cases)
+    """(lineCount, height) of `textmeasure batch` for each (text, size, width, spans); (-1, None) on an
+    error."""
+    lines = "".join(batch_line(t, s, w, breaking, spans) for t, s, w, spans in cases)
     run = subprocess.run(["nice", "-n", "10", binary, "batch"], input=lines, capture_output=True, text=True,
                          check=True)
     answers = [json.loads(l) for l in run.stdout.splitlines()]
@@ -114,17 +128,40 @@ def height_agrees(ours, chromium):
     return ours is not None and chromium is not None and abs(ours - chromium) <= HEIGHT_TOLERANCE
 
 
+def pango_style_options():
+    """The harness's options for styled text: every face beside the regular files (bold, italic, mono)
+    as --face, and the mono family's name."""
+    regular = set(chromium_lines.FONT_FILES)
+    options = []
+    for _, f, _, _ in chromium_lines.FONT_FACES:
+        if f not in regular:
+            options += ["--face", os.path.join(ROOT, "Fonts", f)]
+    mono = chromium_lines.font_name(os.path.join(ROOT, "Fonts", chromium_lines.MONO_FILE), 1)
+    return options + ["--mono-family", mono]
+
+
 def run_pango(cases):
+    """(lineCount, layout height in px) of the Pango harness for each (text, size, width, spans)."""
     source = os.path.join(ROOT, "Tools", "pango-reference", "pango_lines.c")
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "pango-lines")
         subprocess.run(f"cc -O2 '{source}' $(pkg-config --cflags --libs pangocairo pangoft2 fontconfig) -o '{exe}'",
                        shell=True, check=True)
         fonts = [os.path.join(ROOT, "Fonts", f) for f in chromium_lines.FONT_FILES]
-        data = "".join(f"{s}\t{w}\t{chromium_lines.tsv_escape(t)}\n" for t, s, w in cases)
-        run = subprocess.run(["nice", "-n", "10", exe, "--quiet", *fonts], input=data, capture_output=True,
-                             text=True, check=True)
-    answers = [int(l.split("\t")[0]) for l in run.stdout.splitlines()]
+        styled = any(spans for *_, spans in cases)
+        data = "".join(f"{s}\t{w}\t{chromium_lines.tsv_escape(t)}"
+                       + (f"\t{chromium_lines.spans_field(spans)}" if spans else "") + "\n" for t, s, w, spans in cases)
+        run = subprocess.run(["nice", "-n", "10", exe, *(pango_style_options() if styled else []), *fonts],
+                             input=data, capture_output=True, text=True, check=True)
+    answers = []
+    for line in run.stdout.splitlines():
+        if line.startswith("  line "):  # --runs output, not asked for
+            continue
+        fields = line.split("\t")
+        if fields[0] == "error":
+            answers.append((-1, None))
+            continue
+        answers.append((int(fields[0]), sum(int(h) for h in fields[2].split(",")) / 1024))
     assert len(answers) == len(cases), f"pango answered {len(answers)} of {len(cases)}"
     return answers
 
@@ -138,6 +175,8 @@ def main():
     parser.add_argument("--binary")
     parser.add_argument("--pango", action="store_true", help="also compare Pango (builds pango_lines.c)")
     parser.add_argument("--breaking", default="pango", help="our rules: pango, browser or browser-strict")
+    parser.add_argument("--plain", action="store_true",
+                        help="measure styled texts as plain text (drop the spans from the batch input only)")
     parser.add_argument("--corpus", action="append", choices=list(chromium_lines.GRIDS) + ["all"],
                         help=f"repeatable; default: {' and '.join(DEFAULT_CORPORA)}; all: every fixture")
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "chromium-disagreements.tsv"))
@@ -149,19 +188,24 @@ def main():
         corpora = list(chromium_lines.GRIDS)
     corpora = list(dict.fromkeys(corpora))
 
-    # (corpus, line, size, width, ours, chromium, pango, script, text, ours height, chromium height)
+    # (corpus, line, size, width, ours, chromium, pango, script, text, ours height, chromium height,
+    #  pango height, spans)
     records = []
     for name in corpora:
         header, rows = load_fixture(name)
         print(f"{name}: {' '.join(h.lstrip('# ') for h in header[:1])}")
         if any(r[4] is None for r in rows):
             print(f"  (no height column: regenerate with chromium_lines.py fixtures)")
-        texts = dict(chromium_lines.load_corpus(name))
-        cases = [(texts[n], s, w) for n, s, w, _, _ in rows]
-        ours = run_ours(binary, cases, args.breaking)
-        pango = run_pango(cases) if args.pango else [None] * len(cases)
-        for (n, s, w, c, ch), (o, oh), p in zip(rows, ours, pango):
-            records.append((name, n, s, w, o, c, p, dominant_script(texts[n]), texts[n], oh, ch))
+        texts = {n: (t, spans) for n, t, spans in chromium_lines.load_styled_corpus(name)}
+        if args.plain and any(spans for _, spans in texts.values()):
+            print("  --plain: the batch gets the texts without their spans; Chromium and Pango lay out the spans")
+        cases = [(*texts[n], s, w) for n, s, w, _, _ in rows]
+        cases = [(t, s, w, spans) for t, spans, s, w in cases]
+        ours = run_ours(binary, [(t, s, w, [] if args.plain else spans) for t, s, w, spans in cases], args.breaking)
+        pango = run_pango(cases) if args.pango else [(None, None)] * len(cases)
+        for (n, s, w, c, ch), (o, oh), (p, ph) in zip(rows, ours, pango):
+            text, spans = texts[n]
+            records.append((name, n, s, w, o, c, p, dominant_script(text), text, oh, ch, ph, spans))
 
     def table(group_key, title, subset=None):
         groups = collections.defaultdict(list)
@@ -169,7 +213,7 @@ def main():
             groups[group_key(r)].append(r)
         print(f"\n{title}")
         cols = ["lines ours ~ Chromium", f"height ours ~ Chromium (± {HEIGHT_TOLERANCE:g} px)"]
-        cols += ["lines Pango ~ Chromium", "lines ours ~ Pango"] if args.pango else []
+        cols += ["lines Pango ~ Chromium", "lines ours ~ Pango", "height ours ~ Pango"] if args.pango else []
         print("| " + " | ".join(["group", "texts", "cases"] + cols) + " |")
         print("|" + "---|" * (3 + len(cols)))
         for key in sorted(groups, key=lambda k: (k == "all", str(k))):
@@ -181,6 +225,7 @@ def main():
             if args.pango:
                 cells.append(pct(sum(r[6] == r[5] for r in g), len(g)))
                 cells.append(pct(sum(r[4] == r[6] for r in g), len(g)))
+                cells.append(pct(sum(height_agrees(r[9], r[11]) for r in g), len(g)))
             print(f"| {key} | {texts} | {len(g)} | " + " | ".join(cells) + " |")
 
     table(lambda r: "all", "Overall (" + ", ".join(corpora) + ")")
@@ -190,10 +235,11 @@ def main():
 
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
-        f.write("corpus\tline\tsize\twidth\tours\tchromium\tpango\tscript\ttext\n")
+        f.write("corpus\tline\tsize\twidth\tours\tchromium\tpango\tscript\ttext\tspans\n")
         for r in records:
             if r[4] != r[5]:
-                f.write("\t".join(map(str, r[:8])) + "\t" + chromium_lines.tsv_escape(r[8]) + "\n")
+                f.write("\t".join(map(str, r[:8])) + "\t" + chromium_lines.tsv_escape(r[8]) + "\t"
+                        + json.dumps(r[12], separators=(",", ":")) + "\n")
     dis = [r for r in records if r[4] != r[5]]
     by_text = collections.Counter((r[0], r[1]) for r in dis)
     print(f"\n{len(dis)} line-count disagreements with Chromium in {len(by_text)} texts -> {args.out}")
