@@ -10,6 +10,8 @@ enum PangoReference {
         var text: String
         var size: Double
         var width: Double
+        /// A styled text's spans (see `StyledText`); none for plain text.
+        var spans: [TextSpan] = []
     }
 
     /// How our line counts and heights compared with Pango's.
@@ -45,6 +47,16 @@ enum PangoReference {
             .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
     }
 
+    /// The harness's SPANS field for `spans` (a tab, then `start,end,flags,size` joined by `;`), or
+    /// nothing for plain text.
+    static func spansField(_ spans: [TextSpan]) -> String {
+        guard !spans.isEmpty else { return "" }
+        return "\t" + spans.map { span in
+            let flags = (span.bold ? "b" : "") + (span.italic ? "i" : "") + (span.monospace ? "m" : "")
+            return "\(span.start),\(span.end),\(flags.isEmpty ? "-" : flags),\(span.size.map { "\($0)" } ?? "-")"
+        }.joined(separator: ";")
+    }
+
     /// Builds the harness into a temporary folder; returns its path.
     static func buildHarness() throws -> String {
         let output = NSTemporaryDirectory() + "pango-lines-\(getpid())-\(UUID().uuidString)"
@@ -64,8 +76,17 @@ enum PangoReference {
                         reportName: String) throws -> Comparison {
         let harness = try buildHarness()
         defer { unlink(harness) }
-        let input = cases.map { "\($0.size)\t\($0.width)\t\(escape($0.text))" }.joined(separator: "\n") + "\n"
-        let fonts = BundledFonts.fileNames.map { "'\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
+        let input = cases.map { "\($0.size)\t\($0.width)\t\(escape($0.text))" + spansField($0.spans) }
+            .joined(separator: "\n") + "\n"
+        var fonts = BundledFonts.fileNames.map { "'\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
+        if cases.contains(where: { !$0.spans.isEmpty }) {
+            // The other faces of styled text, for fontconfig to pick by weight and slant; the mono list.
+            let faces = Set(BundledFonts.boldFileNames + BundledFonts.italicFileNames + BundledFonts.boldItalicFileNames
+                            + BundledFonts.monospaceFileNames + BundledFonts.monospaceBoldFileNames)
+                .subtracting(BundledFonts.fileNames).sorted()
+            fonts = faces.map { "--face '\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
+                + " --mono-family 'Noto Sans Mono' " + fonts
+        }
         let run = try ProcessRunner.shell("'\(harness)' \(fonts)", input: input)
         guard run.status == 0 else { throw HarnessError(message: "harness failed: \(run.stderr)") }
         let reference = run.lines
@@ -80,8 +101,9 @@ enum PangoReference {
             guard let expected = fields.first.flatMap({ Int($0) }) else {
                 throw HarnessError(message: "harness answered '\(answer)'")
             }
-            let key = "\(item.size)|\(item.text)"
-            let text = try prepared[key] ?? measurer.prepare(item.text, style: TextStyle(size: item.size))
+            let key = "\(item.size)|\(item.text)|\(item.spans)"
+            let text = try prepared[key] ?? measurer.prepare(StyledText(item.text, spans: item.spans),
+                                                             style: TextStyle(size: item.size))
             prepared[key] = text
             let ours = try text.layout(width: item.width)
             let pangoHeights = fields.count > 2 ? fields[2].split(separator: ",").compactMap { Int($0) } : []
@@ -99,7 +121,7 @@ enum PangoReference {
                     "size \(item.size) width \(item.width): ours \(ours.lineCount) [\(units(ours.lines.map(\.width)))] "
                         + "pango \(expected) [\(fields.count > 1 ? fields[1] : "")]; height ours \(ours.height) "
                         + "[\(units(ours.lines.map(\.height)))] pango \(pangoHeight) [\(fields.count > 2 ? fields[2] : "")] "
-                        + escape(item.text))
+                        + escape(item.text) + spansField(item.spans))
             }
         }
         let reportPath = Fixtures.root + "/.build/" + reportName

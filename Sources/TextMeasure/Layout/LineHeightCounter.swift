@@ -43,8 +43,13 @@ struct LineHeightCounter {
     /// The extent of the line of bytes `start..<end`: the empty line's when it holds nothing, else the
     /// union of the floor and the runs it overlaps.
     private mutating func extent(ofLineFrom start: Int32, to end: Int32) -> LineExtent {
-        guard start < end, !runs.isEmpty else { return heights.empty }
+        guard !runs.isEmpty else { return heights.empty }
         while runIndex + 1 < runs.count && runs[runIndex + 1].byteStart <= start { runIndex += 1 }
+        guard start < end else {
+            // An empty line: its styled span's extent when it has a run of its own (see `ExtentRun`).
+            let run = runs[runIndex]
+            return run.isEmptyLine && run.byteStart == start ? run.extent : heights.empty
+        }
         var extent = heights.floor.union(runs[runIndex].extent)
         var next = runIndex + 1
         while next < runs.count && runs[next].byteStart < end {

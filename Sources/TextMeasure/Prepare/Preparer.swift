@@ -232,6 +232,8 @@ struct Preparer {
         var lastExtentFont = -1, lastExtentStyle = -1
         /// Whether some paragraph is empty (a line with no cluster).
         var hasEmptyParagraph = false
+        /// Whether some empty paragraph lies in a styled span, with an extent run of its own.
+        var hasEmptyLineRuns = false
 
         /// The prepared form's lists, at their exact size.
         struct Lists {
@@ -273,7 +275,8 @@ struct Preparer {
         func lists() -> Lists {
             Lists(segments: Self.exactCopy(segments), clusters: Self.exactCopy(clusters),
                   lineStartAdjusts: lineStartAdjusts, hasTab: hasTab,
-                  extentRuns: extentRuns.count > 1 ? Self.exactCopy(extentRuns) : [], firstExtent: extentRuns.first?.extent,
+                  extentRuns: extentRuns.count > 1 || hasEmptyLineRuns ? Self.exactCopy(extentRuns) : [],
+                  firstExtent: extentRuns.first?.extent,
                   hasEmptyParagraph: hasEmptyParagraph)
         }
 
@@ -299,6 +302,17 @@ struct Preparer {
             let count = range.count
             if count == 0 {
                 hasEmptyParagraph = true
+                // Inside a styled span, an empty line is as tall as the span's first font at its size
+                // (Pango's empty-line extents at the index; Blink's inline box strut). A run of its own
+                // at the paragraph's byte (its terminator, which no cluster starts at) says so to layout.
+                if let styled = context.styled, base < context.bytes.count, context.scratch.styles[base] != 0 {
+                    let style = Int(context.scratch.styles[base])
+                    let extent = context.breaking.isBrowser ? styled.struts[style].union(context.extentFloor)
+                        : LineExtent.pango(styled.fonts[style][styled.fontIndices[style][0]])
+                    extentRuns.append(ExtentRun(byteStart: Int32(base), extent: extent, isEmptyLine: true))
+                    hasEmptyLineRuns = true
+                    (lastExtentFont, lastExtentStyle) = (-1, -1)
+                }
                 let first = Int32(clusters.count)
                 segments.append(Segment(byteStart: Int32(base), byteEnd: Int32(base), firstCluster: first,
                                         contentEnd: first, width: 0, hanging: 0, endAdjust: 0, isMandatoryBreak: true))
