@@ -53,12 +53,30 @@ package struct TextPicture: Sendable {
     ///   large (``PictureGeometry/checkSize()``) or FreeType cannot open a font.
     package static func render(_ text: String, style: TextStyle, width: Double, scale: Double,
                                measurer: TextMeasurer, decorations: Bool = true) throws -> TextPicture {
+        try render(StyledText(text), style: style, width: width, scale: scale, measurer: measurer, decorations: decorations)
+    }
+
+    /// Measures a styled text at `width` and draws it, each run in its face and size.
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans.
+    ///   - style: Size, line height and line limit.
+    ///   - width: The width to wrap at, in layout pixels.
+    ///   - scale: Device pixels per layout pixel (2 for a retina picture).
+    ///   - measurer: The measurer whose fonts draw the text and the caption.
+    ///   - decorations: `false` draws the text alone on white.
+    /// - Throws: As ``render(_:style:width:scale:measurer:decorations:)-(String,_,_,_,_,_)``, and the
+    ///   `TextMeasureError` of a span out of range.
+    package static func render(_ styledText: StyledText, style: TextStyle, width: Double, scale: Double,
+                               measurer: TextMeasurer, decorations: Bool = true) throws -> TextPicture {
         guard scale > 0 && scale.isFinite else { throw RenderError("the scale must be a positive number") }
+        let text = styledText.text
         // The size is checked before any line is shaped for drawing: a long text at a narrow width is
         // refused after measuring alone (measuring again below costs little: the words are cached).
-        let height = try measurer.measure(text, style: style, width: width).height
+        let height = try measurer.measure(styledText, style: style, width: width).height
         try PictureGeometry(width: width, height: height, scale: scale).checkSize()
-        let layout = try measurer.glyphLayout(of: text, style: style, width: width)
+        let layout = styledText.spans.isEmpty ? try measurer.glyphLayout(of: text, style: style, width: width)
+            : try measurer.glyphLayout(of: styledText, style: style, width: width)
         let measurement = layout.measurement
         let geometry = PictureGeometry(width: width, height: measurement.height, scale: scale)
         var canvas = Canvas(width: geometry.pixelWidth, height: geometry.pixelHeight)

@@ -68,6 +68,29 @@ struct RenderTests {
         }
     }
 
+    /// Styled text draws each run in its face and size, on the lines measured.
+    @Test(arguments: [LineBreaking.pango, .browser])
+    func styledRunsDrawInTheirFacesAndSizes(breaking: LineBreaking) throws {
+        let text = StyledText("Anna: parse_header() fails on CRLF, see issue 12 in the tracker",
+                              spans: [TextSpan(0..<5, bold: true), TextSpan(6..<20, monospace: true),
+                                      TextSpan(44..<52, italic: true, size: 26)])
+        let style = TextStyle(size: 17, breaking: breaking)
+        let layout = try Self.measurer.glyphLayout(of: text, style: style, width: 220)
+        #expect(layout.measurement == (try Self.measurer.measure(text, style: style, width: 220)))
+        for line in layout.lines { #expect(abs(line.drawnWidth - line.width) < 1, "\(line.drawnWidth) vs \(line.width)") }
+        let runs = layout.lines.flatMap(\.runs)
+        let faces = Set(runs.map { ($0.face.path as NSString).lastPathComponent })
+        #expect(faces.isSuperset(of: ["NotoSans-Bold.ttf", "NotoSansMono-Regular.ttf", "NotoSans-Italic.ttf",
+                                      "NotoSans-Regular.ttf"]), "\(faces)")
+        #expect(runs.filter { ($0.face.path as NSString).lastPathComponent == "NotoSans-Italic.ttf" }.allSatisfy { $0.size == 26 })
+        #expect(runs.filter { $0.size == 26 }.allSatisfy { ($0.face.path as NSString).lastPathComponent == "NotoSans-Italic.ttf" })
+        // The picture is as tall as the measurement, the 26 px line taller than the others.
+        let picture = try TextPicture.render(text, style: style, width: 220, scale: 1, measurer: Self.measurer)
+        #expect(picture.layout.measurement.height == layout.measurement.height)
+        let heights = layout.measurement.lines.map(\.height)
+        #expect(heights.max()! > heights.min()!)
+    }
+
     @Test(arguments: [LineBreaking.pango, .browser])
     func tabsAdvanceToTheMeasuredTabStops(breaking: LineBreaking) throws {
         var style = Self.style

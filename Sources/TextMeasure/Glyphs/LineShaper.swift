@@ -22,6 +22,9 @@ struct LineShaper {
     let tabMinimum: Int
     /// The break rules: which characters end a paragraph.
     let breaking: LineBreaking
+    /// A styled text's styles (their fonts, sizes and selectors, see ``StyledPreparation``); nil for
+    /// plain text. `itemizer` has their selectors.
+    var styled: StyledPreparation?
 
     /// A piece of a line: bytes of one run at one level, in the paragraph.
     private struct Piece {
@@ -39,6 +42,7 @@ struct LineShaper {
         let result: Result<[GlyphLine], TextMeasureError> = text.withUTF8 { bytes in
             PrepareScratch.withScratch { scratch in
                 scratch.reserve(bytes: bytes.count + 1)
+                styled?.fillStyles(scratch.styles, byteCount: bytes.count)
                 var shaped: [GlyphLine] = []
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes, breaking: breaking) { start, end in
@@ -73,7 +77,8 @@ struct LineShaper {
         let flags = scratch.flags
         let status = bytes.withMemoryRebound(to: CChar.self) { cub_analyze($0.baseAddress, Int32(bytes.count), flags.baseAddress) }
         guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
-        itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), into: &scratch.clusters)
+        let styles = styled == nil ? nil : UnsafeBufferPointer(rebasing: scratch.styles[range])
+        itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), styles: styles, into: &scratch.clusters)
         itemizer.runs(of: scratch.clusters, byteCount: bytes.count, into: &scratch.runs)
         let clusters = scratch.clusters, runs = scratch.runs
         var levels = [UInt8](repeating: 0, count: bytes.count)
@@ -114,7 +119,8 @@ struct LineShaper {
             Self.reorderVisually(&pieces)
             var x = 0
             let glyphRuns = pieces.map { piece in
-                shape(piece, of: bytes, font: fonts.handle(at: piece.run.font).pointer, buffer: scratch.shape.buffer, x: &x)
+                shape(piece, of: bytes, font: (styled?.fonts[piece.run.style] ?? fonts).handle(at: piece.run.font).pointer,
+                      buffer: scratch.shape.buffer, x: &x)
             }
             glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,
                                         isRightToLeft: paragraphLevel == 1, runs: glyphRuns))
@@ -151,7 +157,7 @@ struct LineShaper {
         if piece.isTab, tabStop > 0 {
             // The first stop at least `tabMinimum` on, as `LineBreaker` counts it.
             x = (x + tabMinimum + tabStop - 1) / tabStop * tabStop
-            return GlyphRun(face: faces[piece.run.font], size: size, level: piece.level, glyphs: [])
+            return GlyphRun(face: faces[piece.run.font], size: size(of: piece.run), level: piece.level, glyphs: [])
         }
         hb_buffer_clear_contents(buffer)
         var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
@@ -178,6 +184,11 @@ struct LineShaper {
                 x += Int(positions[i].x_advance)
             }
         }
-        return GlyphRun(face: faces[piece.run.font], size: size, level: piece.level, glyphs: glyphs)
+        return GlyphRun(face: faces[piece.run.font], size: size(of: piece.run), level: piece.level, glyphs: glyphs)
+    }
+
+    /// The font size of a run: its style's.
+    private func size(of run: Run) -> Double {
+        styled?.runs.styles[run.style].size ?? size
     }
 }

@@ -18,7 +18,7 @@ extension TextMeasurer {
         let fonts = fonts(scale: style.scale)
         // A selector of its own (the measurer's is private to it): built from the same cascade, it
         // chooses the same fonts. Drawing is rare enough that its few milliseconds do not matter.
-        let tabs = Preparer.tabSpacing(fonts, style: style)
+        let tabs = Preparer.tabSpacing(fonts, style: style, unitsPerPixel: style.unitsPerPixel)
         let isBrowser = style.breaking.isBrowser
         let itemizer = Itemizer(selector: FontSelector(cascade: cascade, decomposes: isBrowser),
                                 choosesFontPerCharacter: isBrowser)
@@ -27,6 +27,42 @@ extension TextMeasurer {
                                 breaking: style.breaking)
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text, measurement.lines, fonts: fonts)
+        }
+        return GlyphLayout(measurement: measurement, lines: lines)
+    }
+
+    /// Lays a styled text out at `width` down to its glyphs, each run in its face and size.
+    ///
+    /// - Parameters:
+    ///   - text: The text and its spans.
+    ///   - style: Size, line height, line limit and break rules.
+    ///   - width: The width to wrap at, in pixels.
+    /// - Returns: The measurement and each line's glyphs.
+    /// - Throws: The errors of ``measure(_:style:width:)-(StyledText,_,_)``, or
+    ///   ``TextMeasureError/unicodeAnalysisFailed(code:)``.
+    /// - Complexity: As for plain text.
+    package func glyphLayout(of text: StyledText, style: TextStyle, width: Double) throws(TextMeasureError) -> GlyphLayout {
+        let measurement = try measure(text, style: style, width: width)
+        var string = text.text
+        let resolved: Result<StyleRuns?, TextMeasureError> = string.withUTF8 { bytes in
+            Result { () throws(TextMeasureError) in try StyleRuns.resolve(text.spans, utf8: bytes, size: style.size) }
+        }
+        guard let runs = try resolved.get() else { return try glyphLayout(of: text.text, style: style, width: width) }
+        let table = try styledFonts()
+        let styled = StyledPreparation(runs: runs, table: table, breaking: style.breaking)
+        let fonts = styled.fonts[0]
+        let tabs = Preparer.tabSpacing(fonts, style: style, unitsPerPixel: styled.unitsPerPixel)
+        let isBrowser = style.breaking.isBrowser
+        var itemizer = Itemizer(selector: (isBrowser ? table.browserSelectors : table.selectors)[0],
+                                choosesFontPerCharacter: isBrowser)
+        itemizer.styleSelectors = styled.selectors(browser: isBrowser)
+        itemizer.styleFonts = styled.fontIndices
+        var shaper = LineShaper(itemizer: itemizer, faces: table.faces, size: style.size,
+                                unitsPerPixel: Double(styled.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
+                                breaking: style.breaking)
+        shaper.styled = styled
+        let lines = try withExtendedLifetime(styled.fonts) { () throws(TextMeasureError) -> [GlyphLine] in
+            try shaper.lines(of: text.text, measurement.lines, fonts: fonts)
         }
         return GlyphLayout(measurement: measurement, lines: lines)
     }

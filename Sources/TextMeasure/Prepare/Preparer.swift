@@ -61,7 +61,9 @@ struct Preparer {
             }
         }
         let lists = try outcome.get()
-        let tabs = lists.hasTab ? Self.tabSpacing(fonts, style: style) : (stop: 0, minimum: 0)
+        let tabs = lists.hasTab
+            ? Self.tabSpacing(fonts, style: style, unitsPerPixel: styled?.unitsPerPixel ?? style.unitsPerPixel)
+            : (stop: 0, minimum: 0)
         let tabStop = tabs.stop
         let tabMinimum = tabs.minimum
         let lineHeights: LineHeights, extentRuns: [ExtentRun]
@@ -117,12 +119,14 @@ struct Preparer {
     /// `TextStyle.unitsPerPixel`), for `style`'s break rules: Blink's unrounded stop and at least half
     /// a space (and a LayoutUnit), or Pango's stop and at least a space. Also what `textmeasure
     /// render` draws tabs with.
-    static func tabSpacing(_ fonts: ScaledFonts, style: TextStyle) -> (stop: Int, minimum: Int) {
+    /// `fonts` are at `style`'s size in the text's layout units, `unitsPerPixel` (a styled text's may
+    /// differ from its style's, see `StyledPreparation`).
+    static func tabSpacing(_ fonts: ScaledFonts, style: TextStyle, unitsPerPixel: Int) -> (stop: Int, minimum: Int) {
         if style.breaking.isBrowser {
-            let stop = unroundedTabStop(fonts, scale: style.scale, unitsPerPixel: style.unitsPerPixel)
-            return (stop, max(stop / 16, LayoutUnit.inUnits(unitsPerPixel: style.unitsPerPixel)))
+            let stop = unroundedTabStop(fonts, scale: fonts.scale, unitsPerPixel: unitsPerPixel)
+            return (stop, max(stop / 16, LayoutUnit.inUnits(unitsPerPixel: unitsPerPixel)))
         }
-        let stop = tabStop(fonts, unitsPerPixel: style.unitsPerPixel)
+        let stop = tabStop(fonts, unitsPerPixel: unitsPerPixel)
         return (stop, stop / 8)
     }
 
