@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The height store's SHA-256 (BoringSSL's on Linux; docs/sha256.md).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
@@ -70,6 +72,7 @@ let package = Package(
             "TextMeasure", .product(name: "GRDB", package: "GRDB.swift"),
             // The C API, for the look-up loop (one prepared statement stepped per key, no Row objects).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
         .target(name: "CThreadAffinity"),
