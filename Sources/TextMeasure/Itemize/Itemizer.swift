@@ -108,19 +108,28 @@ struct Itemizer {
         var followers = Followers()
         let count = bytes.count
         var start = 0
+        // The current style's selector, fetched again only where the style changes: one reference
+        // held per paragraph of plain text, not one retained per cluster.
+        var style: UInt16 = 0
+        var selector = self.selector
         while start < count {
             var end = start + 1
             while end < count && flags[end] & UInt8(CUB_GRAPHEME_BOUNDARY) == 0 { end += 1 }
+            if let styles, styles[start] != style {
+                style = styles[start]
+                selector = self.selector(of: style)
+            }
             // A cluster of at most `maximumScalars` bytes cannot hold too many characters.
             if end - start <= Self.maximumScalars {
                 append(bytes, start, end, continuesGrapheme: false, level: levels?[start] ?? 0,
-                       style: styles?[start] ?? 0, to: &clusters, &followers)
+                       style: style, selector: selector, to: &clusters, &followers)
             } else {
                 var pieceStart = start
                 while pieceStart < end {
                     let pieceEnd = Self.pieceEnd(in: bytes, from: pieceStart, to: end)
                     append(bytes, pieceStart, pieceEnd, continuesGrapheme: pieceStart > start,
-                           level: levels?[pieceStart] ?? 0, style: styles?[start] ?? 0, to: &clusters, &followers)
+                           level: levels?[pieceStart] ?? 0, style: style, selector: selector, to: &clusters,
+                           &followers)
                     pieceStart = pieceEnd
                 }
             }
@@ -156,9 +165,8 @@ struct Itemizer {
     /// Appends the cluster `start..<end`, with its font (or none yet, for a neutral one) and script.
     @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, continuesGrapheme: Bool,
-                        level: UInt8, style: UInt16, to clusters: inout ScratchList<Cluster>,
+                        level: UInt8, style: UInt16, selector: FontSelector, to clusters: inout ScratchList<Cluster>,
                         _ followers: inout Followers) {
-        let selector = self.selector(of: style)
         let (first, firstLength) = UTF8Decoding.scalar(in: bytes, at: start)
         let isLone = firstLength == end - start
         if isLone && first < 0x80 {

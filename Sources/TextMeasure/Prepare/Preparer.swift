@@ -487,6 +487,18 @@ struct Preparer {
         /// Extends the extent runs over the paragraph's clusters: a run starts where a cluster's font
         /// reaches another extent than the run before (see `LineHeights`).
         private mutating func appendExtentRuns(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, _ context: Context) {
+            guard context.styled != nil else {
+                for i in itemized.indices {
+                    let font = itemized[i].font ?? 0
+                    guard font != lastExtentFont else { continue }
+                    lastExtentFont = font
+                    let extent = Preparer.extent(ofFont: font, context.fonts, style: context.style).union(context.extentFloor)
+                    if extent != extentRuns.last?.extent {
+                        extentRuns.append(ExtentRun(byteStart: Int32(base + itemized[i].start), extent: extent))
+                    }
+                }
+                return
+            }
             for i in itemized.indices {
                 let font = context.font(of: itemized[i]), style = Int(itemized[i].style)
                 guard font != lastExtentFont || style != lastExtentStyle else { continue }
