@@ -79,6 +79,21 @@ def batch_seeds():
     seeds["extras-as-sent"] = (b'{"\\u0069d":12345678901234567890,"text":"a","width":9,"id":2,"z":-0,"e":1E+2,'
                                b'"nest":[1, {"a" : 2.50}],"s":"\\ud800\\/","\\u0068eight":1,"k\xff":"\xc3("}\n'
                                b'{"width":9,"x":1e999,"y":-0.0e-0}')
+    # Styled text: spans of every attribute, overlapping, at cluster edges, and every way to get one wrong.
+    seeds["spans"] = (b'{"text":"Anna: see parse_header()","width":90,"spans":[{"start":0,"end":5,"bold":true},'
+                      b'{"start":10,"end":24,"mono":true,"size":22},{"start":3,"end":12,"italic":true,"bold":true}]}\n'
+                      b'{"text":"e\u0301\ud83d\udc4d\ud83c\udffd","width":9,"spans":[{"start":1,"end":3,"size":30}]}\n'
+                      b'{"text":"x","width":9,"spans":[{"start":0,"end":0,"bold":true},{"start":0,"end":1,"color":"red"}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":2,"end":1}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":0,"end":4}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":-1,"end":1}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":0,"end":1,"size":0}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":0,"end":1,"size":1e999}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":0,"end":1.5}]}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":0,"end":1,"bold":1}]}\n'
+                      b'{"text":"abc","width":9,"spans":[1,null,"x"]}\n'
+                      b'{"text":"abc","width":9,"spans":{"start":0}}\n'
+                      b'{"text":"abc","width":9,"spans":[{"start":0,"end":3,"size":10000,"mono":true}]}')
     seeds["many-keys"] = b"{" + b",".join(b'"k%d":%d' % (i, i) for i in range(300)) + b',"text":"a","width":9}'
     seeds["not-object"] = b'[{"text":"a","width":9}]\n"text"\n42\nnull\ntrue'
     seeds["trailing-garbage"] = b'{"text":"a","width":9} x\n{"text":"a","width":9}}\n{"text":"a","width":9},'

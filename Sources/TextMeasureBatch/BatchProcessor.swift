@@ -151,7 +151,7 @@ package struct BatchProcessor: Sendable {
         // The usual line's fields straight from the scanner; any other line through its array of fields.
         if let item = JSONScanner.item(line, textLike: previous?.text) {
             parsed = request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
-                             breaking: item.breaking, extras: item.echoed)
+                             breaking: item.breaking, spans: [], extras: item.echoed)
             (token, isPrevious) = (item.textToken, item.textIsPrevious)
         } else {
             guard let item = try? JSONScanner.parse(line, textLike: previous?.text) else { return Self.unreadable(line) }
@@ -163,7 +163,8 @@ package struct BatchProcessor: Sendable {
             return outcome
         case .request(let request):
             do throws(TextMeasureError) {
-                if isPrevious, let previous, previous.prepared.style == request.style {
+                if isPrevious, let previous, previous.prepared.style == request.style,
+                   previous.prepared.spans == request.measure.spans {
                     reused += 1
                     return .measured(try previous.prepared.layout(width: request.width, withLines: false),
                                      extras: request.extras)
@@ -171,7 +172,7 @@ package struct BatchProcessor: Sendable {
                 // The same token in another style: its text, which the scanner did not decode.
                 let text = isPrevious ? token.map(Self.decode) ?? request.text : request.text
                 // As `PreparedTextCache.measure` without a store: the width was checked when parsed.
-                let prepared = try texts.prepared(TextKey(text), style: request.style)
+                let prepared = try texts.prepared(TextKey(text), spans: request.measure.spans, style: request.style)
                 let measurement = try prepared.layout(width: request.width, withLines: false)
                 if let token { previous = Previous(text: token, prepared: prepared) }
                 return .measured(measurement, extras: request.extras)
@@ -205,8 +206,8 @@ package struct BatchProcessor: Sendable {
             return outcome
         case .request(let request):
             do throws(TextMeasureError) {
-                let result = try texts.measure(TextKey(request.text), style: request.style, width: request.width,
-                                               withLines: false)
+                let result = try texts.measure(TextKey(request.text), spans: request.measure.spans, style: request.style,
+                                               width: request.width, withLines: false)
                 return .measured(result, extras: request.extras)
             } catch {
                 return Self.error(error.message(naming: { "\"\($0)\"" }), request.extras)
@@ -271,7 +272,7 @@ package struct BatchProcessor: Sendable {
         guard case .object(let fields) = item.value else { return .failed(Self.error("each line must be a JSON object")) }
         // One pass over the fields (the first of a repeated key wins); no dictionary per line. Where each
         // field is, -1 for none: positions, not copies of the values (a copy and a destruction each).
-        var at = (text: -1, width: -1, size: -1, maxLines: -1, breaking: -1)
+        var at = (text: -1, width: -1, size: -1, maxLines: -1, breaking: -1, spans: -1)
         var extras = EchoedFields()
         for position in fields.indices {
             let key = fields[position].0
@@ -281,6 +282,7 @@ package struct BatchProcessor: Sendable {
             case "size": if at.size < 0 { at.size = position }
             case "maxLines": if at.maxLines < 0 { at.maxLines = position }
             case "breaking": if at.breaking < 0 { at.breaking = position }
+            case "spans": if at.spans < 0 { at.spans = position }
             default:
                 let range = item.fieldRanges[position]
                 extras.add(key: key, keyBytes: UnsafeBufferPointer(rebasing: line[range.key]),
@@ -292,7 +294,8 @@ package struct BatchProcessor: Sendable {
 
     /// ``parse(item:)``'s checks of the types of the fields the batch reads, at their positions `at`
     /// in `fields` (-1 for none).
-    private func parse(fields: [(String, JSONValue)], at: (text: Int, width: Int, size: Int, maxLines: Int, breaking: Int),
+    private func parse(fields: [(String, JSONValue)],
+                       at: (text: Int, width: Int, size: Int, maxLines: Int, breaking: Int, spans: Int),
                        extras: EchoedFields) -> Parsed {
         guard at.text >= 0 else { return .failed(Self.error("missing field \"text\"", extras)) }
         guard case .string(let text) = fields[at.text].1 else {
@@ -321,13 +324,77 @@ package struct BatchProcessor: Sendable {
             }
             breaking = name
         }
-        return request(text: text, width: width, size: size, maxLines: maxLines, breaking: breaking, extras: extras)
+        var spans: [TextSpan] = []
+        if at.spans >= 0 {
+            switch Self.spans(fields[at.spans].1) {
+            case .success(let read): spans = read
+            case .failure(let error): return .failed(Self.error(error.message, extras))
+            }
+        }
+        return request(text: text, width: width, size: size, maxLines: maxLines, breaking: breaking, spans: spans,
+                       extras: extras)
+    }
+
+    /// A message naming what is wrong with a `"spans"` value.
+    package struct SpanError: Error {
+        package var message: String
+    }
+
+    /// The spans of a `"spans"` value: an array of objects, each with integer `"start"` and `"end"`
+    /// (Unicode scalars of the text, `end` exclusive) and optional booleans `"bold"`, `"italic"` and
+    /// `"mono"` and number `"size"`. Other keys are ignored (a client may send its own, such as a
+    /// link's target). Whether the spans lie in the text, and the sizes' range, the measurement checks
+    /// (``TextMeasureError/invalidSpanRange(span:start:end:scalarCount:)``), naming the span the same way.
+    ///
+    /// - Returns: The spans, or a message naming the span's index and field.
+    package static func spans(_ value: JSONValue) -> Result<[TextSpan], SpanError> {
+        guard case .array(let elements) = value else { return .failure(SpanError(message: "\"spans\" must be an array of objects")) }
+        guard MeasurementLimits.spans.contains(elements.count) else {
+            return .failure(SpanError(message: TextMeasureError.tooManySpans(count: elements.count).message(naming: { "\"\($0)\"" })))
+        }
+        var spans: [TextSpan] = []
+        spans.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            guard case .object(let fields) = element else {
+                return .failure(SpanError(message: "\"spans[\(index)]\" must be an object"))
+            }
+            func field(_ name: String) -> JSONValue? { fields.first { $0.0 == name }?.1 }
+            func integer(_ name: String) -> Result<Int, SpanError> {
+                guard let value = field(name) else { return .failure(SpanError(message: "\"spans[\(index)].\(name)\" is missing")) }
+                guard case .int(let integer) = value else {
+                    return .failure(SpanError(message: "\"spans[\(index)].\(name)\" must be an integer"))
+                }
+                return .success(integer)
+            }
+            func flag(_ name: String) -> Result<Bool, SpanError> {
+                guard let value = field(name) else { return .success(false) }
+                guard case .bool(let flag) = value else {
+                    return .failure(SpanError(message: "\"spans[\(index)].\(name)\" must be true or false"))
+                }
+                return .success(flag)
+            }
+            do throws(SpanError) {
+                let start = try integer("start").get(), end = try integer("end").get()
+                let bold = try flag("bold").get(), italic = try flag("italic").get(), mono = try flag("mono").get()
+                var size: Double?
+                if let value = field("size") {
+                    guard let number = value.numberValue else {
+                        return .failure(SpanError(message: "\"spans[\(index)].size\" must be a number"))
+                    }
+                    size = number
+                }
+                spans.append(TextSpan(start: start, end: end, bold: bold, italic: italic, monospace: mono, size: size))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(spans)
     }
 
     /// Checks an item's fields, read and of the right types (nil for one it does not have), and makes
     /// its request.
     private func request(text: String, width: Double, size: Double?, maxLines: Int?, breaking: String?,
-                         extras: EchoedFields) -> Parsed {
+                         spans: [TextSpan], extras: EchoedFields) -> Parsed {
         var style = self.style
         if let size { style.size = size }
         if let maxLines { style.maxLines = maxLines }
@@ -345,7 +412,7 @@ package struct BatchProcessor: Sendable {
         } catch {
             return .failed(Self.error(error.message(naming: { "\"\($0)\"" }), extras))
         }
-        return .request(Request(measure: MeasureRequest(text: text, style: style, width: width), extras: extras))
+        return .request(Request(measure: MeasureRequest(text: text, spans: spans, style: style, width: width), extras: extras))
     }
 
     /// The error for a `"breaking"` that names no ``LineBreaking``.

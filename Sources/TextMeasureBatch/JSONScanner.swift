@@ -143,7 +143,8 @@ package struct JSONScanner {
     /// ``parse(_:textLike:)`` for the usual batch line, without making an array of its fields: an
     /// object with a string `"text"` and a number `"width"`, at most a number `"size"`, an integer
     /// `"maxLines"` and a string `"breaking"` besides, each of these keys once, any other keys (see
-    /// ``ItemFields/echoed``), the keys it reads written without escapes.
+    /// ``ItemFields/echoed``), the keys it reads written without escapes. A line with `"spans"` (a
+    /// styled text) is not the usual line: nil.
     ///
     /// - Parameters:
     ///   - bytes: One line's UTF-8.
@@ -161,7 +162,7 @@ package struct JSONScanner {
 
     /// The fields ``item(_:textLike:)`` reads by name (their keys as raw values).
     private enum ItemField: String {
-        case text, width, size, maxLines, breaking
+        case text, width, size, maxLines, breaking, spans
     }
 
     /// The field that `count` bytes at `bytes` name, or nil.
@@ -169,7 +170,7 @@ package struct JSONScanner {
         func spells(_ word: StaticString) -> Bool { memcmp(bytes, word.utf8Start, count) == 0 }
         switch count {
         case 4: return spells("text") ? .text : spells("size") ? .size : nil
-        case 5: return spells("width") ? .width : nil
+        case 5: return spells("width") ? .width : spells("spans") ? .spans : nil
         case 8: return spells("maxLines") ? .maxLines : spells("breaking") ? .breaking : nil
         default: return nil
         }
@@ -224,6 +225,8 @@ package struct JSONScanner {
                 case .breaking:
                     guard breaking == nil, isString else { return nil }
                     breaking = try string()
+                case .spans:
+                    return nil   // read with the line's array of fields
                 }
             } else if let other {
                 // Validated, not made: it is echoed as written.

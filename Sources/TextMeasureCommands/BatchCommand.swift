@@ -47,7 +47,7 @@ struct BatchCommand: ParsableCommand {
     static let chunkBytes = 16 << 20
 
     func run() throws {
-        try BatchRun(fonts: style.fonts, style: style.style, stats: stats, store: store, chunk: chunk,
+        try BatchRun(fonts: style.faceFonts, style: style.style, stats: stats, store: store, chunk: chunk,
                      cachedTexts: cachedTexts, cachedMegabytes: cachedMegabytes).run()
     }
 }

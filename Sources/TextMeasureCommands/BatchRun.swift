@@ -12,7 +12,7 @@ import Darwin
 /// `textmeasure batch` (the common, scripted use) runs without parsing arguments at all (see
 /// ``TextMeasureCommand/main()``): ArgumentParser's set-up was half of the process's start-up.
 struct BatchRun {
-    var fonts: [String] = []
+    var fonts = FaceFonts()
     var style = TextStyle(size: 17)
     var stats = false
     var store: String?

@@ -18,6 +18,9 @@ struct MeasureCommand: ParsableCommand {
         """, valueName: "path"))
     var store: String?
 
+    @Option(help: SpansOption.help)
+    var spans: String?
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -30,6 +33,7 @@ struct MeasureCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message(naming: StyleOptions.option))
         }
+        _ = try SpansOption.parse(spans)
     }
 
     func run() throws {
@@ -37,17 +41,18 @@ struct MeasureCommand: ParsableCommand {
         let link = try store.map { _ in try HeightStoreAccess.current() }
         let measurer = try style.makeMeasurer()
         let result: TextMeasurement
+        let styled = StyledText(text, spans: try SpansOption.parse(spans))
         do {
             if let path = store, let link {
                 let heightStore = link.open(path: path)
                 let texts = PreparedTextCache(measurer: measurer, capacity: 1, store: heightStore)
-                result = try texts.measure(text, style: style.style, width: width, withLines: json)
+                result = try texts.measure(styled, style: style.style, width: width, withLines: json)
                 heightStore?.flush()
             } else {
-                result = try measurer.measure(text, style: style.style, width: width)
+                result = try measurer.measure(styled, style: style.style, width: width)
             }
         } catch {
-            throw CLIError(message: error.message(naming: StyleOptions.option))
+            throw CLIError(message: error.message(naming: { $0.hasPrefix("spans") ? "--" + $0 : StyleOptions.option($0) }))
         }
         let output: String
         if json {

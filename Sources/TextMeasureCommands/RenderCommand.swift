@@ -25,6 +25,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The width to wrap at, in pixels.")
     var width: Double
 
+    @Option(help: SpansOption.help)
+    var spans: String?
+
     @Option(help: "Device pixels per pixel: 2 for a retina picture.")
     var scale: Double = 1
 
@@ -46,15 +49,17 @@ struct RenderCommand: ParsableCommand {
         guard scale.isFinite && Self.scales.contains(scale) else {
             throw ValidationError("--scale \(scale) is out of range: must be from 0.25 to 8")
         }
+        _ = try SpansOption.parse(spans)
     }
 
     func run() throws {
         let measurer = try style.makeMeasurer()
         let picture: TextPicture
         do {
-            picture = try TextPicture.render(text, style: style.style, width: width, scale: scale, measurer: measurer)
+            picture = try TextPicture.render(StyledText(text, spans: try SpansOption.parse(spans)), style: style.style,
+                                             width: width, scale: scale, measurer: measurer)
         } catch let error as TextMeasureError {
-            throw CLIError(message: error.message(naming: StyleOptions.option))
+            throw CLIError(message: error.message(naming: { $0.hasPrefix("spans") ? "--" + $0 : StyleOptions.option($0) }))
         } catch {
             throw CLIError(message: "\(error)")
         }

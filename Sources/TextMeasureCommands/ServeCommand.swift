@@ -11,9 +11,11 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Measure over HTTP (runs textmeasure-serve; `textmeasure serve --help` lists its options).",
         discussion: """
-            Options: --host (127.0.0.1), --port (8080), --font, --size, --max-lines, --line-height, \
+            Options: --host (127.0.0.1), --port (8080), --font (and --bold-font, --italic-font, --bold-italic-font, \
+            --mono-font, --mono-bold-font), --size, --max-lines, --line-height, \
             --line-height-multiple, --cached-texts, --cached-megabytes, --store, --max-body-bytes, --max-items, \
-            --max-text-bytes. Build the server with `swift build -c release --product textmeasure-serve`.
+            --max-text-bytes, --max-connections, --idle-timeout. Build the server with \
+            `swift build -c release --product textmeasure-serve`.
             """)
 
     @Argument(parsing: .captureForPassthrough, help: "Options for textmeasure-serve.")

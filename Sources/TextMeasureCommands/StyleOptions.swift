@@ -10,6 +10,28 @@ package struct StyleOptions: ParsableArguments {
         valueName: "path"))
     package var fonts: [String] = []
 
+    @Option(name: .customLong("bold-font"), help: ArgumentHelp(
+        "A font file for bold spans; repeat for their cascade (default: the bundled bold faces with the bundled fonts, else --font's).",
+        valueName: "path"))
+    package var boldFonts: [String] = []
+
+    @Option(name: .customLong("italic-font"), help: ArgumentHelp(
+        "A font file for italic spans; repeat for their cascade.", valueName: "path"))
+    package var italicFonts: [String] = []
+
+    @Option(name: .customLong("bold-italic-font"), help: ArgumentHelp(
+        "A font file for bold italic spans; repeat for their cascade (default: the bold cascade).", valueName: "path"))
+    package var boldItalicFonts: [String] = []
+
+    @Option(name: .customLong("mono-font"), help: ArgumentHelp(
+        "A font file for monospaced spans; repeat for their cascade.", valueName: "path"))
+    package var monoFonts: [String] = []
+
+    @Option(name: .customLong("mono-bold-font"), help: ArgumentHelp(
+        "A font file for bold monospaced spans; repeat for their cascade (default: the monospace cascade).",
+        valueName: "path"))
+    package var monoBoldFonts: [String] = []
+
     @Option(help: "Font size in pixels.")
     package var size: Double = 17
 
@@ -57,16 +79,33 @@ package struct StyleOptions: ParsableArguments {
         return TextStyle(size: size, lineHeight: height, maxLines: maxLines, breaking: breaking)
     }
 
-    /// The measurer for these fonts; a font that cannot be used stops the command with its reason.
-    func makeMeasurer() throws -> TextMeasurer {
-        try Self.makeMeasurer(fonts: fonts)
+    /// The font arguments of every face.
+    package var faceFonts: FaceFonts {
+        FaceFonts(regular: fonts, bold: boldFonts, italic: italicFonts, boldItalic: boldItalicFonts, monospace: monoFonts,
+                  monospaceBold: monoBoldFonts)
     }
 
-    /// The measurer for the font arguments `fonts` (the bundled fonts when empty).
-    static func makeMeasurer(fonts: [String]) throws -> TextMeasurer {
-        do {
+    /// The measurer for these fonts; a font that cannot be used stops the command with its reason.
+    func makeMeasurer() throws -> TextMeasurer {
+        try Self.makeMeasurer(fonts: faceFonts)
+    }
+
+    /// The measurer for the font arguments `fonts`: the bundled fonts (every face) when none is
+    /// given; otherwise the regular cascade given, or the bundled one, and each face given.
+    package static func makeMeasurer(fonts: FaceFonts) throws -> TextMeasurer {
+        do throws(FontError) {
             if fonts.isEmpty { return try BundledMeasurer.measurer() }
-            return try TextMeasurer(fonts: fonts.map(Self.fontFile))
+            // Faces not given: the bundled ones with the bundled regular cascade, else the regular.
+            let bundled = fonts.regular.isEmpty ? try FontCascades.bundled() : nil
+            func face(_ paths: [String], _ fallback: FontCascade?) throws(FontError) -> FontCascade? {
+                paths.isEmpty ? fallback : try FontCascade(files: paths.map(Self.fontFile))
+            }
+            guard let regular = try face(fonts.regular, bundled?.regular) else { throw .emptyCascade }
+            return TextMeasurer(cascades: FontCascades(
+                regular: regular, bold: try face(fonts.bold, bundled?.bold),
+                italic: try face(fonts.italic, bundled?.italic), boldItalic: try face(fonts.boldItalic, bundled?.boldItalic),
+                monospace: try face(fonts.monospace, bundled?.monospace),
+                monospaceBold: try face(fonts.monospaceBold, bundled?.monospaceBold)))
         } catch {
             throw CLIError(message: error.description)
         }
@@ -78,6 +117,29 @@ package struct StyleOptions: ParsableArguments {
             return FontFile(path: String(argument[..<hash]), faceIndex: index)
         }
         return FontFile(path: argument)
+    }
+}
+
+/// The `--spans` option of `measure` and `render`: a styled text's spans as a batch line gives them.
+package enum SpansOption {
+    /// The help shown for `--spans`.
+    static let help = ArgumentHelp("""
+        Bold, italic, monospaced or resized stretches, as a batch line's "spans": a JSON array of \
+        {"start", "end", "bold", "italic", "mono", "size"} (start and end count Unicode scalars of the \
+        text, end exclusive).
+        """, valueName: "json")
+
+    /// The spans `argument` holds.
+    /// - Throws: A `ValidationError` naming what is wrong (not JSON; a span's index and field).
+    static func parse(_ argument: String?) throws -> [TextSpan] {
+        guard let argument else { return [] }
+        var bytes = argument
+        let value = bytes.withUTF8 { try? JSONScanner.parse($0) }
+        guard let value else { throw ValidationError("--spans is not JSON: \(argument)") }
+        switch BatchProcessor.spans(value) {
+        case .success(let spans): return spans
+        case .failure(let error): throw ValidationError("--spans: \(error.message)")
+        }
     }
 }
 

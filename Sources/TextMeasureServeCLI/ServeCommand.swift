@@ -78,8 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let measurer: TextMeasurer
         do {
-            let fonts = styleOptions.fonts
-            measurer = fonts.isEmpty ? try TextMeasurer() : try TextMeasurer(fonts: fonts.map(StyleOptions.fontFile))
+            measurer = try StyleOptions.makeMeasurer(fonts: styleOptions.faceFonts)
         } catch {
             throw ValidationError("\(error)")
         }

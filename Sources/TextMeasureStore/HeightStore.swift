@@ -283,6 +283,10 @@ public final class HeightStore: MeasurementStore {
         writer.flush()
     }
 
+    /// `true`: a styled text's spans are part of its key (see `StoreKey`), and its fonts are every
+    /// face styled text is drawn with.
+    public var keysSpans: Bool { true }
+
     // MARK: Internals
 
     private func fontDigest(_ fonts: FontCascade) -> [UInt8]? {

@@ -5,8 +5,9 @@ import TextMeasure
 ///
 /// Covered: the fonts' content digests (``FontDigests``), the layout version
 /// (``TextMeasure/TextMeasurer/layoutVersion``), the style (size, line height mode and value,
-/// `maxLines`, break rules: ``breakRules(_:)``) and the text's UTF-8 bytes. Stable across processes
-/// and machines: no paths, no addresses, integers little-endian, doubles by their IEEE bits.
+/// `maxLines`, break rules: ``breakRules(_:)``), the text's UTF-8 bytes and a styled text's spans
+/// (after the text; a plain text's key is the same as before styled text existed). Stable across
+/// processes and machines: no paths, no addresses, integers little-endian, doubles by their IEEE bits.
 enum StoreKey {
     /// Tag of this encoding; a change of encoding changes every key.
     private static let encoding = "textmeasure-height-key-2"
@@ -33,7 +34,7 @@ enum StoreKey {
     ///   one style, make one ``Context`` and ask it.
     static func key(for query: MeasureRequest, fonts: [UInt8],
                     layoutVersion: UInt32 = TextMeasurer.layoutVersion) -> [UInt8] {
-        Context(style: query.style, fonts: fonts, layoutVersion: layoutVersion).key(forText: query.text)
+        Context(style: query.style, fonts: fonts, layoutVersion: layoutVersion).key(forText: query.text, spans: query.spans)
     }
 
     /// The keys of `queries`, one ``Context`` per run of queries in one style.
@@ -43,13 +44,15 @@ enum StoreKey {
         var context: Context?
         return queries.map { query in
             if context?.style != query.style { context = Context(style: query.style, fonts: fonts) }
-            return context!.key(forText: query.text)
+            return context!.key(forText: query.text, spans: query.spans)
         }
     }
 
     /// What every key of one style and font cascade shares, hashed once.
     ///
-    /// A key is SHA-256(context digest ‖ 32 zero bytes ‖ text length ‖ text), where the context digest
+    /// A key is SHA-256(context digest ‖ 32 zero bytes ‖ text length ‖ text [‖ span count ‖ spans]),
+    /// the spans only for a styled text (each: start, end, a byte of flags, the size's bits or 0 for
+    /// none), where the context digest
     /// is SHA-256 over the encoding tag, the layout version, the fonts' digest and the style. The
     /// first 64 bytes are the same for every text, so the hasher that has taken them (one compressed
     /// block) is kept and copied: a text costs only its own blocks.
@@ -88,14 +91,24 @@ enum StoreKey {
         /// The key of `text` in this context.
         ///
         /// - Complexity: O(*n*) in the text's UTF-8 length: ⌈(*n* + 17) / 64⌉ compressed blocks.
-        func key(forText text: String) -> [UInt8] {
+        func key(forText text: String, spans: [TextSpan] = []) -> [UInt8] {
             var hasher = prefix
             var text = text
-            return text.withUTF8 { bytes in
+            text.withUTF8 { bytes in
                 hasher.update(integer: Int64(bytes.count))
                 hasher.update(UnsafeRawBufferPointer(bytes))
-                return hasher.finalize()
             }
+            if !spans.isEmpty {
+                hasher.update(integer: Int64(spans.count))
+                for span in spans {
+                    hasher.update(integer: Int64(span.start))
+                    hasher.update(integer: Int64(span.end))
+                    hasher.update(integer: UInt8((span.bold ? 1 : 0) | (span.italic ? 2 : 0) | (span.monospace ? 4 : 0)
+                                                 | (span.size == nil ? 0 : 8)))
+                    hasher.update(integer: span.size?.bitPattern ?? 0)
+                }
+            }
+            return hasher.finalize()
         }
     }
 

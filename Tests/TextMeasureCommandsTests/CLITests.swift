@@ -101,6 +101,41 @@ struct CLITests {
         #expect(bad.stderr.contains("index 4 is out of range"))
     }
 
+    /// `--spans` takes a batch line's spans; bad ones are refused naming the span and field.
+    @Test func measureAndRenderStyledText() throws {
+        let text = "Anna: see parse_header() in main.c"
+        let spans = #"[{"start":0,"end":5,"bold":true},{"start":10,"end":24,"mono":true,"size":22}]"#
+        let styled = try json(run(["measure", "--width", "150", "--json", "--spans", spans, text]).stdout)
+        let plain = try json(run(["measure", "--width", "150", "--json", text]).stdout)
+        #expect(styled["height"] as? Double != plain["height"] as? Double)
+        let batch = try run(["batch"], input: #"{"text":"\#(text)","width":150,"spans":\#(spans)}"# + "\n")
+        #expect(try json(batch.stdout)["height"] as? Double == styled["height"] as? Double)
+        let past = try run(["measure", "--width", "150", "--spans", #"[{"start":0,"end":99,"bold":true}]"#, "Anna"])
+        #expect(past.status != 0 && past.stderr.contains("--spans[0].end 99 is past the end of the text: it has 4 Unicode scalars"))
+        let missing = try run(["measure", "--width", "150", "--spans", #"[{"end":2}]"#, "Anna"])
+        #expect(missing.status != 0 && missing.stderr.contains(#""spans[0].start" is missing"#))
+        let path = NSTemporaryDirectory() + "styled-\(getpid()).png"
+        defer { unlink(path) }
+        let render = try run(["render", "--width", "150", "--spans", spans, "-o", path, text])
+        #expect(render.status == 0 && FileManager.default.fileExists(atPath: path))
+    }
+
+    /// `--bold-font` and the other face options give a face its own cascade.
+    @Test func faceFontOptions() throws {
+        let fonts = Self.root + "/Fonts/"
+        let spans = #"[{"start":0,"end":4,"bold":true}]"#
+        func width(_ extra: [String]) throws -> Double? {
+            try json(run(["measure", "--width", "500", "--json", "--spans", spans] + extra + ["iiii"]).stdout)["widestLine"] as? Double
+        }
+        let bundledBold = try width([])
+        let monoAsBold = try width(["--bold-font", fonts + "NotoSansMono-Regular.ttf"])
+        let regularOnly = try width(["--font", fonts + "NotoSans-Regular.ttf"])
+        #expect(monoAsBold.map { abs($0 - 4 * 0.6 * 17) < 0.01 } == true, "\(String(describing: monoAsBold))")
+        #expect(bundledBold != regularOnly && bundledBold != monoAsBold)
+        let missing = try run(["measure", "--width", "100", "--mono-font", "/nonexistent.ttf", "Hi"])
+        #expect(missing.status != 0 && missing.stderr.contains("/nonexistent.ttf"))
+    }
+
     /// Values the library refuses are refused by the options too, naming the option, the value and the
     /// range; none reaches a trap (a line height of 1e19 once trapped formatting the height).
     @Test(arguments: [

@@ -77,6 +77,24 @@ struct MeasureServerTests {
         }
     }
 
+    /// Styled items (`"spans"`) measure as the batch measures them; a bad span is its item's error.
+    @Test func styledItemsAndBadSpans() async throws {
+        let lines = [
+            #"{"id":1,"text":"Anna: see parse_header() in main.c","width":150,"spans":[{"start":0,"end":5,"bold":true},{"start":10,"end":24,"mono":true,"size":22}]}"#,
+            #"{"id":2,"text":"Anna: see parse_header() in main.c","width":150}"#,
+            #"{"id":3,"text":"Anna","width":150,"spans":[{"start":0,"end":9,"bold":true}]}"#,
+        ]
+        try await Self.withServer { port, _ in
+            let reply = try await HTTPTestClient.request(port: port, "POST", "/v1/measure",
+                                                         body: "[" + lines.joined(separator: ",") + "]")
+            #expect(reply.status == 200)
+            #expect(reply.body == "[" + Self.batchOutput(lines).joined(separator: ",") + "]")
+            let array = try #require(try Self.json(reply.body) as? [[String: Any]])
+            #expect(array[0]["height"] as? Double != array[1]["height"] as? Double)
+            #expect((array[2]["error"] as? String)?.hasPrefix(#""spans[0].end" 9 is past the end of the text"#) == true)
+        }
+    }
+
     @Test func anArrayGivesBatchResultsInOrder() async throws {
         let lines = [
             #"{"id":1,"text":"你好，世界","width":40,"size":13}"#,

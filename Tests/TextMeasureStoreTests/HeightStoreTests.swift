@@ -93,6 +93,38 @@ struct HeightStoreTests {
         #expect(Set(StoreKey.keys(for: variants + [query], fonts: digest)).count == variants.count + 1)
     }
 
+    /// A styled text's spans are part of its key, and its fonts are every face it may be drawn with:
+    /// stored styled heights are found again, never given for the plain text or other spans.
+    @Test func styledTextsAreKeyedByTheirSpans() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let text = "Anna: see parse_header() in main.c, it breaks on CRLF input"
+        let spanSets: [[TextSpan]] = [[], [TextSpan(0..<5, bold: true)], [TextSpan(0..<5, italic: true)],
+                                      [TextSpan(0..<5, bold: true, size: 22)], [TextSpan(0..<6, bold: true)],
+                                      [TextSpan(10..<24, monospace: true)]]
+        let queries = spanSets.map { MeasureRequest(text: text, spans: $0, style: TextStyle(size: 15), width: 150) }
+        let digest = try FontDigests.digest(of: measurer.cascade)
+        #expect(Set(queries.map { StoreKey.key(for: $0, fonts: digest) }).count == spanSets.count)
+        // A plain text's key is what it was before styled text.
+        #expect(StoreKey.key(for: queries[0], fonts: digest) == StoreKey.Context(style: queries[0].style, fonts: digest)
+            .key(forText: text))
+        do {
+            let store = try HeightStore(path: path)
+            #expect(store.keysSpans)
+            let cache = PreparedTextCache(measurer: measurer, store: store)
+            for query in queries { _ = try cache.measure(query.styledText, style: query.style, width: query.width, withLines: false) }
+            store.flush()
+        }
+        let reopened = try HeightStore(path: path)
+        let cache = PreparedTextCache(measurer: measurer, store: reopened)
+        let results = cache.measurements(for: queries)
+        #expect(cache.statistics.storeHits == queries.count && cache.statistics.misses == 0)
+        for (query, result) in zip(queries, results) {
+            let fresh = try measurer.prepare(query.styledText, style: query.style).layout(width: query.width, withLines: false)
+            #expect(try result.get() == fresh)
+        }
+        #expect(Set(try results.map { try $0.get().height }).count > 1)
+    }
+
     @Test func aColumnOfTheWrongTypeReadsAsAMiss() throws {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         let queries = try StoreFixtures.fill(path, count: 6)

@@ -12,7 +12,9 @@ public protocol MeasurementStore: AnyObject, Sendable {
     ///
     /// - Parameters:
     ///   - queries: Texts, styles and widths, all measured with `fonts`.
-    ///   - fonts: The cascade the measurements are made with.
+    ///   - fonts: The cascade the measurements are made with; for styled texts (requests with
+    ///     ``MeasureRequest/spans``, asked only of a store that ``keysSpans``), every face they may be
+    ///     drawn with, the regular cascade's first.
     /// - Returns: One element per query.
     /// - Complexity: One look-up per query, batched (one read transaction for the whole array).
     func measurements(for queries: [MeasureRequest], fonts: FontCascade) -> [StoredMeasurement?]
@@ -22,7 +24,7 @@ public protocol MeasurementStore: AnyObject, Sendable {
     /// - Parameters:
     ///   - measurements: What `queries` measured, in the same order (same count).
     ///   - queries: The texts, styles and widths measured.
-    ///   - fonts: The cascade they were measured with.
+    ///   - fonts: The cascade they were measured with (for styled texts, every face, as above).
     func save(_ measurements: [StoredMeasurement], for queries: [MeasureRequest], fonts: FontCascade)
 
     /// Waits until everything queued by ``save(_:for:fonts:)`` before this call is written (or

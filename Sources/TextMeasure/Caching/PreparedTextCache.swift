@@ -155,7 +155,8 @@ public final class PreparedTextCache: Sendable {
         try prepared(TextKey(text.text), spans: text.spans, style: style)
     }
 
-    private func prepared(_ text: TextKey, spans: [TextSpan], style: TextStyle) throws(TextMeasureError) -> PreparedText {
+    /// ``prepared(_:style:)-(StyledText,_)`` for a text already wrapped in a ``TextKey``.
+    package func prepared(_ text: TextKey, spans: [TextSpan], style: TextStyle) throws(TextMeasureError) -> PreparedText {
         let key = Key(text: text, style: style, spans: spans)
         let cached = state.withLock { state -> PreparedText? in
             let value = state.store.value(for: key, hash: key.fileHash)?.text
@@ -253,7 +254,8 @@ public final class PreparedTextCache: Sendable {
         try measure(TextKey(text.text), spans: text.spans, style: style, width: width, withLines: withLines)
     }
 
-    private func measure(_ text: TextKey, spans: [TextSpan], style: TextStyle, width: Double, withLines: Bool)
+    /// ``measure(_:style:width:withLines:)-(StyledText,_,_,_)`` for a text already wrapped in a ``TextKey``.
+    package func measure(_ text: TextKey, spans: [TextSpan], style: TextStyle, width: Double, withLines: Bool)
         throws(TextMeasureError) -> TextMeasurement {
         try MeasurementLimits.check(width: width)
         guard let store, spans.isEmpty || store.keysSpans else {
@@ -316,8 +318,11 @@ public final class PreparedTextCache: Sendable {
             }
         }
         guard !missing.isEmpty else { return results.map { $0! } }   // every slot was filled above
-        // 2. The store, once for all the texts memory lacked (a measurement with lines needs layout).
-        let stored = withLines ? [] : store.measurements(for: missing.map { queries[$0] }, fonts: measurer.cascade)
+        // 2. The store, once for all the texts memory lacked (a measurement with lines needs layout);
+        //    styled texts once more, with every face they may be drawn with as their fonts.
+        let styledFaces = missing.contains { !queries[$0].spans.isEmpty } ? try? measurer.styledFaceCascade() : nil
+        let stored = withLines ? [] : Self.lookUp(missing.map { queries[$0] }, in: store, fonts: measurer.cascade,
+                                                  styledFaces: styledFaces)
         var measuredQueries: [MeasureRequest] = []
         var measured: [StoredMeasurement] = []
         var storeHits = 0
@@ -344,8 +349,38 @@ public final class PreparedTextCache: Sendable {
             state.statistics.storeHits += storeHits
             state.statistics.storeMisses += misses
         }
-        if !measured.isEmpty { store.save(measured, for: measuredQueries, fonts: measurer.cascade) }
+        if !measured.isEmpty {
+            let plain = measuredQueries.indices.filter { measuredQueries[$0].spans.isEmpty }
+            if !plain.isEmpty {
+                store.save(plain.map { measured[$0] }, for: plain.map { measuredQueries[$0] }, fonts: measurer.cascade)
+            }
+            let styled = measuredQueries.indices.filter { !measuredQueries[$0].spans.isEmpty }
+            if !styled.isEmpty, let styledFaces {
+                store.save(styled.map { measured[$0] }, for: styled.map { measuredQueries[$0] }, fonts: styledFaces)
+            }
+        }
         return results.map { $0! }   // every slot was filled above
+    }
+
+    /// The store's answers for `queries`, in order: plain texts' asked with `fonts`, styled texts'
+    /// with `styledFaces` (none when those cannot be loaded).
+    private static func lookUp(_ queries: [MeasureRequest], in store: any MeasurementStore, fonts: FontCascade,
+                               styledFaces: FontCascade?) -> [StoredMeasurement?] {
+        guard queries.contains(where: { !$0.spans.isEmpty }) else { return store.measurements(for: queries, fonts: fonts) }
+        var answers = [StoredMeasurement?](repeating: nil, count: queries.count)
+        let plain = queries.indices.filter { queries[$0].spans.isEmpty }
+        if !plain.isEmpty {
+            for (index, answer) in zip(plain, store.measurements(for: plain.map { queries[$0] }, fonts: fonts)) {
+                answers[index] = answer
+            }
+        }
+        let styled = queries.indices.filter { !queries[$0].spans.isEmpty }
+        if let styledFaces {
+            for (index, answer) in zip(styled, store.measurements(for: styled.map { queries[$0] }, fonts: styledFaces)) {
+                answers[index] = answer
+            }
+        }
+        return answers
     }
 
     /// Counters so far, with the entries and bytes held now.

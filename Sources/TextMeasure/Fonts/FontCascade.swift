@@ -67,6 +67,11 @@ public struct FontCascade: Sendable {
         self.fonts = fonts
     }
 
+    /// A cascade of faces already loaded (a styled text's every face, for a store's key).
+    init(loaded fonts: [FontFace]) {
+        self.fonts = fonts
+    }
+
     /// The bundled cascade (see `Fonts/README.md`): Noto Sans, Noto Sans Arabic, Hebrew, Thai,
     /// Devanagari, Droid Sans Fallback (CJK), Nanum Gothic (Hangul), Noto Sans Math, Noto Sans
     /// Symbols 2 and Noto Color Emoji.

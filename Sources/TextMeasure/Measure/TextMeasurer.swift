@@ -207,6 +207,14 @@ public final class TextMeasurer: Sendable {
         return try prepare(text, style: style).layout(width: width)
     }
 
+    /// Every face styled text is drawn with, the regular cascade's first: what a ``MeasurementStore``
+    /// is told styled measurements are made with, so that their keys cover every face's file.
+    ///
+    /// - Throws: ``TextMeasureError/fontsUnavailable(_:)`` when a bundled face cannot be loaded.
+    package func styledFaceCascade() throws(TextMeasureError) -> FontCascade {
+        FontCascade(loaded: try styledFonts().faces)
+    }
+
     /// The table of every face's fonts, made on the first styled text.
     ///
     /// - Throws: ``TextMeasureError/fontsUnavailable(_:)`` when a bundled face cannot be loaded.
