@@ -43,6 +43,26 @@ private let multilingualMessages = [
     "The café on Rue Saint-Honoré said «ok» to 8 people — ทุกคนมาได้ไหม?",
 ]
 
+/// `text` with three spans, as a chat row has them: its first word bold, a middle word monospaced,
+/// its last word italic at 22 px (a text of fewer than three words: bold throughout).
+private func threeSpans(_ text: String) -> StyledText {
+    var words: [Range<Int>] = []
+    var start: Int?
+    for (index, scalar) in text.unicodeScalars.enumerated() {
+        if scalar == " " || scalar == "\n" {
+            if let first = start { words.append(first..<index) }
+            start = nil
+        } else if start == nil {
+            start = index
+        }
+    }
+    let count = text.unicodeScalars.count
+    if let first = start { words.append(first..<count) }
+    guard words.count >= 3 else { return StyledText(text, spans: [TextSpan(0..<count, bold: true)]) }
+    return StyledText(text, spans: [TextSpan(words[0], bold: true), TextSpan(words[words.count / 2], monospace: true),
+                                    TextSpan(words[words.count - 1], italic: true, size: 22)])
+}
+
 /// A list of messages: the rows of the width-drag benchmarks.
 struct Message: Identifiable, Hashable, Sendable {
     let id: Int
@@ -133,6 +153,38 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for text in corpus {
             blackHole(try uncached.measure(text, style: style, width: 320))
+        }
+    }
+
+    // Styled text: the corpus with three spans per text, shaped afresh; beside it the same texts
+    // plain (issue 32: at most 1.3 times the plain time), and a styled text laid out again.
+    Benchmark("Cold preparation per corpus text with three spans",
+              configuration: .init(scalingFactor: .one, thresholds: allocations())) { benchmark in
+        let uncached = TextMeasurer(cascades: try FontCascades.bundled(), shapeCacheCapacity: 0)
+        let styled = corpus.map(threeSpans)
+        _ = try uncached.prepare(styled[0], style: style)   // opens the styled faces
+        benchmark.startMeasurement()
+        for text in styled {
+            blackHole(try uncached.prepare(text, style: style))
+        }
+    }
+
+    Benchmark("Cold preparation per corpus text, the same texts plain",
+              configuration: .init(scalingFactor: .one, thresholds: allocations())) { benchmark in
+        let uncached = TextMeasurer(cascades: try FontCascades.bundled(), shapeCacheCapacity: 0)
+        benchmark.startMeasurement()
+        for text in corpus {
+            blackHole(try uncached.prepare(text, style: style))
+        }
+    }
+
+    Benchmark("Layout of a prepared 1–3 line text with three spans at a new width",
+              configuration: .init(scalingFactor: .kilo, thresholds: allocations())) { benchmark in
+        let prepared = try shortMessages.map { try measurer.prepare(threeSpans($0), style: style) }
+        let widths = (0..<64).map { 200 + Double($0) * 3.125 }
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(try prepared[i & 7].layout(width: widths[(i >> 3) & 63]))
         }
     }
 

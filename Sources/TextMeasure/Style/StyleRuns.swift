@@ -56,75 +56,106 @@ struct StyleRuns: Sendable {
                 throw .invalidSpanSize(span: index, size: spanSize)
             }
         }
-        let styling = spans.filter { $0.hasAttributes && $0.start < $0.end }
-        guard !styling.isEmpty else { return nil }
+        let styling = spans.lazy.filter { $0.hasAttributes && $0.start < $0.end }
+        let stylingCount = styling.count
+        guard stylingCount > 0 else { return nil }
+        // The working lists live in temporary memory (on the stack while small): a text with a few
+        // spans allocates only its result, the styles and the runs.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * stylingCount + 2) { points in
+            // Elementary intervals between every span edge: each lies inside or outside every span.
+            var pointCount = 0
+            func add(_ point: Int) { points[pointCount] = point; pointCount += 1 }
+            add(0)
+            add(scalarCount)
+            for span in styling { add(span.start); add(span.end) }
+            var sorted = UnsafeMutableBufferPointer(rebasing: points[0..<pointCount])
+            sorted.sort()
+            var unique = 0
+            for point in sorted where unique == 0 || sorted[unique - 1] != point {
+                sorted[unique] = point
+                unique += 1
+            }
+            let edges = UnsafeBufferPointer(rebasing: sorted[0..<unique])
+            return resolve(styling, edges: edges, scalarCount: scalarCount, utf8: utf8, size: size)
+        }
+    }
 
-        // Elementary intervals between every span edge: each lies inside or outside every span.
-        var points = [0, scalarCount]
-        points.reserveCapacity(2 * styling.count + 2)
-        for span in styling { points.append(span.start); points.append(span.end) }
-        points.sort()
-        points = points.enumerated().compactMap { $0.offset > 0 && points[$0.offset - 1] == $0.element ? nil : $0.element }
-        let intervals = points.count - 1
+    /// ``resolve(_:utf8:size:)`` once the span edges are known: `edges` (sorted, distinct, from 0 to
+    /// the scalar count) bound the elementary intervals.
+    private static func resolve(_ styling: LazyFilterSequence<[TextSpan]>, edges: UnsafeBufferPointer<Int>, scalarCount: Int,
+                                utf8: UnsafeBufferPointer<UInt8>, size: Double) -> StyleRuns? {
+        let intervals = edges.count - 1
         func interval(at scalar: Int) -> Int {
-            var low = 0, high = points.count - 1
+            var low = 0, high = edges.count - 1
             while low < high {
                 let middle = (low + high) / 2
-                if points[middle] < scalar { low = middle + 1 } else { high = middle }
+                if edges[middle] < scalar { low = middle + 1 } else { high = middle }
             }
             return low
         }
-
-        // Bold, italic and monospace: how many spans set each, counted by differences.
-        var bold = [Int](repeating: 0, count: intervals + 1)
-        var italic = bold, monospace = bold
-        var sizes = [Double?](repeating: nil, count: intervals)
-        for span in styling {
-            let first = interval(at: span.start), end = interval(at: span.end)
-            if span.bold { bold[first] += 1; bold[end] -= 1 }
-            if span.italic { italic[first] += 1; italic[end] -= 1 }
-            if span.monospace { monospace[first] += 1; monospace[end] -= 1 }
-        }
-        // Sizes: the last span wins, so spans paint from the last to the first, each only the
-        // intervals no later span painted; `next[k]` skips to the first unpainted interval from k.
-        var next = Array(0...intervals)
-        func unpainted(from k: Int) -> Int {
-            var root = k
-            while next[root] != root { root = next[root] }
-            var k = k
-            while next[k] != root { (k, next[k]) = (next[k], root) }
-            return root
-        }
-        for span in styling.reversed() {
-            guard let spanSize = span.size else { continue }
-            let end = interval(at: span.end)
-            var k = unpainted(from: interval(at: span.start))
-            while k < end {
-                sizes[k] = spanSize
-                next[k] = k + 1
-                k = unpainted(from: k + 1)
+        // Per interval: how many spans set bold, italic and monospace (counted by differences), the
+        // size (NaN: none), and for the painting below the next interval not yet painted.
+        return withUnsafeTemporaryAllocation(of: (bold: Int32, italic: Int32, monospace: Int32).self,
+                                             capacity: intervals + 1) { counts in
+            counts.initialize(repeating: (0, 0, 0))
+            for span in styling {
+                let first = interval(at: span.start), end = interval(at: span.end)
+                if span.bold { counts[first].bold += 1; counts[end].bold -= 1 }
+                if span.italic { counts[first].italic += 1; counts[end].italic -= 1 }
+                if span.monospace { counts[first].monospace += 1; counts[end].monospace -= 1 }
+            }
+            return withUnsafeTemporaryAllocation(of: (size: Double, next: Int).self, capacity: intervals + 1) { sizes in
+                for k in 0...intervals { sizes[k] = (.nan, k) }
+                // Sizes: the last span wins, so spans paint from the last to the first, each only the
+                // intervals no later span painted; `next` skips to the first unpainted interval from k.
+                func unpainted(from k: Int) -> Int {
+                    var root = k
+                    while sizes[root].next != root { root = sizes[root].next }
+                    var k = k
+                    while sizes[k].next != root { (k, sizes[k].next) = (sizes[k].next, root) }
+                    return root
+                }
+                for span in styling.reversed() {
+                    guard let spanSize = span.size else { continue }
+                    let end = interval(at: span.end)
+                    var k = unpainted(from: interval(at: span.start))
+                    while k < end {
+                        sizes[k].size = spanSize
+                        sizes[k].next = k + 1
+                        k = unpainted(from: k + 1)
+                    }
+                }
+                return runs(intervals: intervals, edges: edges, counts: counts, sizes: sizes, utf8: utf8, size: size)
             }
         }
+    }
 
-        // Styles per interval, adjacent equal ones merged; then scalar offsets become byte offsets.
+    /// The styles of the intervals, adjacent equal ones merged, at byte offsets.
+    private static func runs(intervals: Int, edges: UnsafeBufferPointer<Int>,
+                             counts: UnsafeMutableBufferPointer<(bold: Int32, italic: Int32, monospace: Int32)>,
+                             sizes: UnsafeMutableBufferPointer<(size: Double, next: Int)>,
+                             utf8: UnsafeBufferPointer<UInt8>, size: Double) -> StyleRuns? {
         var styles = [RunStyle(face: .regular, size: size)]
-        var styleIndex = [styles[0]: 0]
+        var lookUp: [RunStyle: Int]?
         var scalarStarts: [(scalar: Int, style: Int)] = []
-        var counts = (bold: 0, italic: 0, monospace: 0)
+        var total = (bold: Int32(0), italic: Int32(0), monospace: Int32(0))
         for k in 0..<intervals {
-            counts.bold += bold[k]; counts.italic += italic[k]; counts.monospace += monospace[k]
-            let style = RunStyle(face: FaceKind(bold: counts.bold > 0, italic: counts.italic > 0,
-                                                monospace: counts.monospace > 0),
-                                 size: sizes[k] ?? size)
+            total.bold += counts[k].bold; total.italic += counts[k].italic; total.monospace += counts[k].monospace
+            let style = RunStyle(face: FaceKind(bold: total.bold > 0, italic: total.italic > 0, monospace: total.monospace > 0),
+                                 size: sizes[k].size.isNaN ? size : sizes[k].size)
+            // Few styles per text: a look through them; a dictionary only for many (distinct sizes).
             let index: Int
-            if let known = styleIndex[style] {
+            if let known = lookUp?[style] ?? (lookUp == nil ? styles.firstIndex(of: style) : nil) {
                 index = known
             } else {
                 index = styles.count
                 styles.append(style)
-                styleIndex[style] = index
+                lookUp?[style] = index
+                if lookUp == nil && styles.count > 16 {
+                    lookUp = Dictionary(uniqueKeysWithValues: styles.enumerated().map { ($0.element, $0.offset) })
+                }
             }
-            if scalarStarts.last?.style != index { scalarStarts.append((points[k], index)) }
+            if scalarStarts.last?.style != index { scalarStarts.append((edges[k], index)) }
         }
         guard styles.count > 1, scalarStarts.contains(where: { $0.style != 0 }) else { return nil }
         var starts: [(byte: Int, style: Int)] = []
