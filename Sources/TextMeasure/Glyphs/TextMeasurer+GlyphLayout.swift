@@ -1,7 +1,7 @@
 extension TextMeasurer {
     /// Lays `text` out at `width` down to its glyphs, for drawing (`textmeasure render`).
     ///
-    /// The lines are those ``measure(_:style:width:)`` finds; each line's visible text is then shaped
+    /// The lines are those ``measure(_:style:width:)-(String,_,_)`` finds; each line's visible text is then shaped
     /// again, piece by piece in visual order (see ``GlyphLayout``). Not for measuring: it itemizes,
     /// resolves bidirectional levels and shapes every call, with no cache.
     ///
@@ -10,7 +10,7 @@ extension TextMeasurer {
     ///   - style: Size, line height, line limit and break rules.
     ///   - width: The width to wrap at, in pixels.
     /// - Returns: The measurement and each line's glyphs.
-    /// - Throws: The errors of ``measure(_:style:width:)``, or
+    /// - Throws: The errors of ``measure(_:style:width:)-(String,_,_)``, or
     ///   ``TextMeasureError/unicodeAnalysisFailed(code:)`` when ICU cannot resolve the bidirectional levels.
     /// - Complexity: O(*n*) in the text's length, plus shaping the lines shown.
     package func glyphLayout(of text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> GlyphLayout {

@@ -62,7 +62,7 @@ extension TextMeasurer {
     ///
     /// - Parameter requests: The texts to measure, each with its style and width.
     /// - Returns: One result per request, in order: the measurement, or the ``TextMeasureError`` that
-    ///   ``measure(_:style:width:)`` throws for it.
+    ///   ``measure(_:style:width:)-(String,_,_)`` throws for it.
     /// - Complexity: The requests' measurements, spread over every core a few requests at a time.
     public func measure(_ requests: [MeasureRequest]) -> [Result<TextMeasurement, TextMeasureError>] {
         ConcurrentMap.map(requests) { request in

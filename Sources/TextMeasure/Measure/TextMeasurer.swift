@@ -9,7 +9,7 @@ import CUnicodeBreak
 /// m.height, m.lineCount, m.isTruncated, m.validWidths
 /// ```
 ///
-/// To lay the same text out at several widths, ``prepare(_:style:)`` it once and call
+/// To lay the same text out at several widths, ``prepare(_:style:)-(String,_)`` it once and call
 /// ``PreparedText/layout(width:)`` for each width: that skips shaping and Unicode analysis.
 ///
 /// Thread safety: a `TextMeasurer` is immutable and `Sendable`; call it from any number of threads or
@@ -265,7 +265,7 @@ public final class TextMeasurer: Sendable {
     ///   - width: The width to wrap at, in pixels.
     /// - Returns: The lines, height, truncation and the widths over which they hold.
     /// - Throws: ``TextMeasureError/invalidWidth(_:)`` for a width outside ``MeasurementLimits/width``
-    ///   (checked before any shaping), or an error of ``prepare(_:style:)``.
+    ///   (checked before any shaping), or an error of ``prepare(_:style:)-(String,_)``.
     /// - Complexity: O(*n*) in the text's length. To lay one text out at several widths, prepare it
     ///   once and call ``PreparedText/layout(width:)`` for each.
     public func measure(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMeasurement {

@@ -1,7 +1,7 @@
 /// A text shaped and analyzed once, ready to be laid out at any width by arithmetic alone.
 ///
 /// Everything that does not depend on the width (paragraphs, fonts, scripts, HarfBuzz shaping, UAX #14
-/// break opportunities) is done by ``TextMeasurer/prepare(_:style:)``. What is kept is a list of
+/// break opportunities) is done by ``TextMeasurer/prepare(_:style:)-(String,_)``. What is kept is a list of
 /// *segments* — the pieces between two break opportunities — with their widths and the width of the
 /// white space that hangs after them, plus per-cluster advances for breaking pieces wider than a line.
 /// ``layout(width:)`` walks those numbers; it calls neither HarfBuzz nor ICU.
