@@ -350,7 +350,7 @@ struct Preparer {
             let firstCluster = clusters.count
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
                            breaking: breaking)
-            if case .natural = context.style.lineHeight { appendExtentRuns(scratch.clusters, base: base, context) }
+            if case .natural = context.style.lineHeight { appendExtentRuns(scratch.runs, base: base, context) }
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shape.shaperOutput
@@ -425,7 +425,7 @@ struct Preparer {
         /// nil when every level is 0 or ICU fails (the clusters then take fonts as if they were).
         private static func bidiLevels(_ bytes: UnsafeBufferPointer<UInt8>,
                                        scratch: PrepareScratch) -> UnsafeBufferPointer<UInt8>? {
-            guard Self.mayHoldRightToLeft(bytes) else { return nil }
+            guard Preparer.mayHoldRightToLeft(bytes) else { return nil }
             let levels = scratch.levels
             var paragraphLevel: UInt8 = 0
             let status = bytes.withMemoryRebound(to: CChar.self) {
@@ -435,36 +435,7 @@ struct Preparer {
             return UnsafeBufferPointer(rebasing: levels[0..<bytes.count])
         }
 
-        /// Whether `bytes` may hold a character of a right-to-left level: a letter of the blocks from
-        /// Hebrew to Arabic Extended (U+0590...U+08FF), of their presentation forms (U+FB1D...U+FEFC),
-        /// of the right-to-left scripts of plane 1, or an explicit right-to-left mark, embedding,
-        /// override or isolate. A quick look at lead bytes; ICU decides.
-        static func mayHoldRightToLeft(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var index = 0
-            let count = bytes.count
-            while index < count {
-                let byte = bytes[index]
-                if byte < 0xD6 { index += 1; continue }
-                let next = index + 1 < count ? bytes[index + 1] : 0
-                let third = index + 2 < count ? bytes[index + 2] : 0
-                switch byte {
-                case 0xD6...0xDF: if byte > 0xD6 || next >= 0x90 { return true }
-                case 0xE0: if next >= 0xA0 && next <= 0xA3 { return true }
-                case 0xE2:
-                    // U+200F RLM, U+202B RLE, U+202E RLO, U+2067 RLI.
-                    if (next == 0x80 && (third == 0x8F || third == 0xAB || third == 0xAE)) || (next == 0x81 && third == 0xA7) {
-                        return true
-                    }
-                case 0xEF: if next >= 0xAC && next <= 0xBB { return true }
-                case 0xF0:
-                    // U+10800...U+10FFF and U+1E800...U+1EFFF.
-                    if next == 0x90 && third >= 0xA0 || next == 0x9E && third >= 0xA0 { return true }
-                default: break
-                }
-                index += 1
-            }
-            return false
-        }
+
 
         /// ``LineBreaking/pango``: the words of Thai, Lao, Khmer and Myanmar runs broken as Pango breaks
         /// them, run by run as Pango tailors its items: Thai with libthai's dictionary, the others only
@@ -484,29 +455,17 @@ struct Preparer {
             }
         }
 
-        /// Extends the extent runs over the paragraph's clusters: a run starts where a cluster's font
-        /// reaches another extent than the run before (see `LineHeights`).
-        private mutating func appendExtentRuns(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, _ context: Context) {
-            guard context.styled != nil else {
-                for i in itemized.indices {
-                    let font = itemized[i].font ?? 0
-                    guard font != lastExtentFont else { continue }
-                    lastExtentFont = font
-                    let extent = Preparer.extent(ofFont: font, context.fonts, style: context.style).union(context.extentFloor)
-                    if extent != extentRuns.last?.extent {
-                        extentRuns.append(ExtentRun(byteStart: Int32(base + itemized[i].start), extent: extent))
-                    }
-                }
-                return
-            }
-            for i in itemized.indices {
-                let font = context.font(of: itemized[i]), style = Int(itemized[i].style)
-                guard font != lastExtentFont || style != lastExtentStyle else { continue }
-                lastExtentFont = font
-                lastExtentStyle = style
-                let extent = context.extent(ofFont: font, style: style)
+        /// Extends the extent runs over the paragraph's shaping runs (one font and style each): an
+        /// extent run starts where a run's font reaches another extent than the one before (see
+        /// `LineHeights`). Per shaping run, not per cluster: a paragraph in one font costs one step.
+        private mutating func appendExtentRuns(_ runs: [Run], base: Int, _ context: Context) {
+            for run in runs {
+                guard run.font != lastExtentFont || run.style != lastExtentStyle else { continue }
+                lastExtentFont = run.font
+                lastExtentStyle = run.style
+                let extent = context.extent(ofFont: run.font, style: run.style)
                 if extent != extentRuns.last?.extent {
-                    extentRuns.append(ExtentRun(byteStart: Int32(base + itemized[i].start), extent: extent))
+                    extentRuns.append(ExtentRun(byteStart: Int32(base + run.start), extent: extent))
                 }
             }
         }
@@ -729,6 +688,60 @@ struct Preparer {
                     followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes)))
                 segmentStart = i
             }
+        }
+    }
+}
+
+extension Preparer {
+    /// Whether `bytes` may hold a character of a right-to-left level: a letter of the blocks from
+    /// Hebrew to Arabic Extended (U+0590...U+08FF), of their presentation forms (U+FB1D...U+FEFC),
+    /// of the right-to-left scripts of plane 1, or an explicit right-to-left mark, embedding,
+    /// override or isolate. A quick look at lead bytes; ICU decides.
+    static func mayHoldRightToLeft(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while index < count {
+            // Eight bytes at a time: skipped whole when none is a lead byte of 0xD6 or more (each
+            // byte's low seven bits plus 0x2A carry into its top bit exactly when they are 0x56 or
+            // more, and its own top bit says it is past ASCII; no carry crosses bytes, as
+            // 0x7F + 0x2A < 0x100), else looked at byte by byte.
+            let end = min(index + 8, count)
+            if end - index == 8 {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if (word & 0x7F7F_7F7F_7F7F_7F7F &+ 0x2A2A_2A2A_2A2A_2A2A) & word & 0x8080_8080_8080_8080 == 0 {
+                    index = end
+                    continue
+                }
+            }
+            while index < end {
+                if Self.isRightToLeftLead(bytes, at: index) { return true }
+                index += 1
+            }
+        }
+        return false
+    }
+
+    /// Whether the character whose lead byte is at `index` may be of a right-to-left level (see
+    /// ``mayHoldRightToLeft(_:)``); false for continuation bytes and anything below 0xD6.
+    @inline(__always)
+    private static func isRightToLeftLead(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let byte = bytes[index]
+        guard byte >= 0xD6 else { return false }
+        let count = bytes.count
+        let next = index + 1 < count ? bytes[index + 1] : 0
+        let third = index + 2 < count ? bytes[index + 2] : 0
+        switch byte {
+        case 0xD6...0xDF: return byte > 0xD6 || next >= 0x90
+        case 0xE0: return next >= 0xA0 && next <= 0xA3
+        case 0xE2:
+            // U+200F RLM, U+202B RLE, U+202E RLO, U+2067 RLI.
+            return (next == 0x80 && (third == 0x8F || third == 0xAB || third == 0xAE)) || (next == 0x81 && third == 0xA7)
+        case 0xEF: return next >= 0xAC && next <= 0xBB
+        case 0xF0:
+            // U+10800...U+10FFF and U+1E800...U+1EFFF.
+            return next == 0x90 && third >= 0xA0 || next == 0x9E && third >= 0xA0
+        default: return false
         }
     }
 }
