@@ -119,7 +119,7 @@ struct LineShaper {
             Self.reorderVisually(&pieces)
             var x = 0
             let glyphRuns = pieces.map { piece in
-                shape(piece, of: bytes, font: (styled?.fonts[piece.run.style] ?? fonts).handle(at: piece.run.font).pointer,
+                shape(piece, of: bytes, font: (styled?.styles[piece.run.style].fonts ?? fonts).handle(at: piece.run.font).pointer,
                       buffer: scratch.shape.buffer, x: &x)
             }
             glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,

@@ -50,18 +50,17 @@ extension TextMeasurer {
         guard let runs = try resolved.get() else { return try glyphLayout(of: text.text, style: style, width: width) }
         let table = try styledFonts()
         let styled = StyledPreparation(runs: runs, table: table, breaking: style.breaking)
-        let fonts = styled.fonts[0]
+        let fonts = styled.plainFonts
         let tabs = Preparer.tabSpacing(fonts, style: style, unitsPerPixel: styled.unitsPerPixel)
         let isBrowser = style.breaking.isBrowser
         var itemizer = Itemizer(selector: (isBrowser ? table.browserSelectors : table.selectors)[0],
                                 choosesFontPerCharacter: isBrowser)
-        itemizer.styleSelectors = styled.selectors(browser: isBrowser)
-        itemizer.styleFonts = styled.fontIndices
+        itemizer.styles = styled.styles
         var shaper = LineShaper(itemizer: itemizer, faces: table.faces, size: style.size,
                                 unitsPerPixel: Double(styled.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
                                 breaking: style.breaking)
         shaper.styled = styled
-        let lines = try withExtendedLifetime(styled.fonts) { () throws(TextMeasureError) -> [GlyphLine] in
+        let lines = try withExtendedLifetime(styled.styles) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text.text, measurement.lines, fonts: fonts)
         }
         return GlyphLayout(measurement: measurement, lines: lines)

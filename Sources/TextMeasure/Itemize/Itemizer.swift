@@ -37,7 +37,7 @@ struct Run {
 /// a text glyph if a text font comes first).
 ///
 /// A styled text's clusters each take the style of their first byte (see `StyleRuns`), and their
-/// font from that style's cascade (``styleSelectors``); runs end where the style changes, as Pango's
+/// font from that style's cascade (``styles``); runs end where the style changes, as Pango's
 /// items end where attributes change and Blink's where an inline box does. Neutral clusters take
 /// the font of neighbours in their own style only.
 ///
@@ -49,17 +49,15 @@ struct Itemizer {
     let selector: FontSelector
     /// Fonts are chosen as Blink chooses them (see above), not as Pango does.
     var choosesFontPerCharacter = false
-    /// A styled text's selectors, one per style (the first is ``selector``'s); empty for plain text.
-    /// A cluster's ``Cluster/font`` is an index in its style's cascade; `runs` maps it to the
-    /// preparation's fonts through ``styleFonts``.
-    var styleSelectors: [FontSelector] = []
-    /// Per style, the preparation's index of each font of the style's cascade; empty for plain text.
-    var styleFonts: [[Int]] = []
+    /// A styled text's styles (their selectors and fonts); empty for plain text. A cluster's
+    /// ``Cluster/font`` is an index in its style's cascade; `runs` maps it to the preparation's fonts
+    /// through the style's `fontIndices`.
+    var styles: [StyledPreparation.Style] = []
 
     /// The selector of clusters in `style`.
     @inline(__always)
     private func selector(of style: UInt16) -> FontSelector {
-        style == 0 ? selector : styleSelectors[Int(style)]
+        style == 0 ? selector : styles[Int(style)].selector
     }
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
     nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
@@ -301,8 +299,8 @@ struct Itemizer {
         current.end = byteCount
         runs.append(current)
         // A styled text's runs name their fonts in the table of every face's fonts.
-        if !styleFonts.isEmpty {
-            for k in runs.indices { runs[k].font = styleFonts[runs[k].style][runs[k].font] }
+        if !styles.isEmpty {
+            for k in runs.indices { runs[k].font = styles[runs[k].style].fontIndices[runs[k].font] }
         }
     }
 

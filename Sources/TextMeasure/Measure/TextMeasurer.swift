@@ -187,8 +187,8 @@ public final class TextMeasurer: Sendable {
             }
         }
         let styled = StyledPreparation(runs: runs, table: try styledFonts(), breaking: style.breaking)
-        return try withExtendedLifetime(styled.fonts) { () throws(TextMeasureError) -> PreparedText in
-            try preparer.prepare(string, spans: text.spans, style: style, fonts: styled.fonts[0], styled: styled)
+        return try withExtendedLifetime(styled.styles) { () throws(TextMeasureError) -> PreparedText in
+            try preparer.prepare(string, spans: text.spans, style: style, fonts: styled.plainFonts, styled: styled)
         }
     }
 

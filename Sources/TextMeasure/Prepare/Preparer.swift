@@ -39,8 +39,7 @@ struct Preparer {
                 var itemizer = Itemizer(selector: isBrowser ? browserSelector : selector, choosesFontPerCharacter: isBrowser)
                 if let styled {
                     styled.fillStyles(scratch.styles, byteCount: bytes.count)
-                    itemizer.styleSelectors = styled.selectors(browser: isBrowser)
-                    itemizer.styleFonts = styled.fontIndices
+                    itemizer.styles = styled.styles
                 }
                 let context = Context(bytes: bytes, itemizer: itemizer,
                                       fonts: fonts, shapeCache: shapeCache, ligatureBreaks: ligatureBreaks,
@@ -192,14 +191,14 @@ struct Preparer {
         /// The fonts of `style` (see `Run.style`): ``fonts`` for plain text and style 0.
         @inline(__always)
         func fonts(of style: Int) -> ScaledFonts {
-            style == 0 ? fonts : styled.unsafelyUnwrapped.fonts[style]
+            style == 0 ? fonts : styled.unsafelyUnwrapped.styles[style].fonts
         }
 
         /// The preparation's index of an itemized cluster's font (an index in its style's cascade).
         @inline(__always)
         func font(of cluster: Itemizer.Cluster) -> Int {
             guard let styled else { return cluster.font ?? 0 }
-            return styled.fontIndices[Int(cluster.style)][cluster.font ?? 0]
+            return styled.styles[Int(cluster.style)].fontIndices[cluster.font ?? 0]
         }
 
         /// The extent of `font` (the preparation's index) in `style` on a line, with every line's
@@ -209,11 +208,11 @@ struct Preparer {
             guard let styled, style != 0 else {
                 return Preparer.extent(ofFont: font, fonts, style: self.style).union(extentFloor)
             }
-            let size = styled.runs.styles[style].size
+            let resolved = styled.styles[style]
             if breaking.isBrowser {
-                return LineExtent.blink(styled.table.faces[font], size: size).union(styled.struts[style]).union(extentFloor)
+                return LineExtent.blink(styled.table.faces[font], size: resolved.size).union(resolved.strut).union(extentFloor)
             }
-            return LineExtent.pango(styled.fonts[style][font]).union(extentFloor)
+            return LineExtent.pango(resolved.fonts[font]).union(extentFloor)
         }
     }
 
@@ -311,8 +310,9 @@ struct Preparer {
                 // at the paragraph's byte (its terminator, which no cluster starts at) says so to layout.
                 if let styled = context.styled, base < context.bytes.count, context.scratch.styles[base] != 0 {
                     let style = Int(context.scratch.styles[base])
-                    let extent = context.breaking.isBrowser ? styled.struts[style].union(context.extentFloor)
-                        : LineExtent.pango(styled.fonts[style][styled.fontIndices[style][0]])
+                    let resolved = styled.styles[style]
+                    let extent = context.breaking.isBrowser ? resolved.strut.union(context.extentFloor)
+                        : LineExtent.pango(resolved.fonts[resolved.fontIndices[0]])
                     extentRuns.append(ExtentRun(byteStart: Int32(base), extent: extent, isEmptyLine: true))
                     hasEmptyLineRuns = true
                     (lastExtentFont, lastExtentStyle) = (-1, -1)

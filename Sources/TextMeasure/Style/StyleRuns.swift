@@ -137,7 +137,9 @@ struct StyleRuns: Sendable {
                              utf8: UnsafeBufferPointer<UInt8>, size: Double) -> StyleRuns? {
         var styles = [RunStyle(face: .regular, size: size)]
         var lookUp: [RunStyle: Int]?
-        var scalarStarts: [(scalar: Int, style: Int)] = []
+        // The runs' starts in bytes, found walking the text once as the intervals go by.
+        var starts: [(byte: Int, style: Int)] = []
+        var byte = 0, scalar = 0
         var total = (bold: Int32(0), italic: Int32(0), monospace: Int32(0))
         for k in 0..<intervals {
             total.bold += counts[k].bold; total.italic += counts[k].italic; total.monospace += counts[k].monospace
@@ -155,19 +157,15 @@ struct StyleRuns: Sendable {
                     lookUp = Dictionary(uniqueKeysWithValues: styles.enumerated().map { ($0.element, $0.offset) })
                 }
             }
-            if scalarStarts.last?.style != index { scalarStarts.append((edges[k], index)) }
-        }
-        guard styles.count > 1, scalarStarts.contains(where: { $0.style != 0 }) else { return nil }
-        var starts: [(byte: Int, style: Int)] = []
-        starts.reserveCapacity(scalarStarts.count)
-        var scalar = 0, run = 0
-        for (byte, value) in utf8.enumerated() where value & 0xC0 != 0x80 {
-            while run < scalarStarts.count && scalarStarts[run].scalar == scalar {
-                starts.append((byte, scalarStarts[run].style))
-                run += 1
+            guard starts.last?.style != index else { continue }
+            while scalar < edges[k] {
+                byte += 1
+                while byte < utf8.count && utf8[byte] & 0xC0 == 0x80 { byte += 1 }
+                scalar += 1
             }
-            scalar += 1
+            starts.append((byte, index))
         }
+        guard styles.count > 1, starts.contains(where: { $0.style != 0 }) else { return nil }
         return StyleRuns(styles: styles, starts: starts)
     }
 }
