@@ -4,7 +4,7 @@
     python3 Examples/spark/test_measure_rows.py [--textmeasure PATH]
 
 Needs PySpark (`pip install pyspark`), Java 17 and the release binaries
-(`swift build -c release --product textmeasure --product textmeasure-store`; the store test builds
+(`swift build -c release --product textmeasure && swift build -c release --product textmeasure-store`; the store test builds
 `textmeasure-store` when it is missing beside the default binary). Every input row must come back exactly once, with
 its id, and with the same result line as `batch` gives for the whole file at once.
 """

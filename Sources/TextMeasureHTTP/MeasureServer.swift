@@ -10,7 +10,9 @@ import TextMeasureBatch
 /// Routes:
 /// - `POST /v1/measure`: one batch item or an array of them (see ``MeasureEndpoint``);
 /// - `GET /healthz`: `{"status":"ok"}` while the server runs;
-/// - `GET /metrics`: Prometheus text format (see ``ServerMetrics``).
+/// - `GET /metrics`: Prometheus text format (see ``ServerMetrics``);
+/// - `GET` and `HEAD` of the files of its ``staticFolders`` (`textmeasure serve`: the web demo under
+///   `/demo/`, the bundled fonts under `/fonts/`), with caching headers (``StaticFilesMiddleware``).
 ///
 /// Errors are JSON (`{"error": "<why>"}`): 400 for a body that is not a JSON object or array, 413 for a
 /// body over ``ServerLimits/maximumBodyBytes``, too many items or too long a text, 404 for an unknown
@@ -38,6 +40,8 @@ package struct MeasureServer: Sendable {
     package let endpoint: MeasureEndpoint
     /// The server's metrics.
     package let metrics: ServerMetrics
+    /// Folders whose files are served under their URL prefixes (none by default).
+    package let staticFolders: [StaticFolder]
     private let queue = DispatchQueue(label: "textmeasure.serve.measure", attributes: .concurrent)
 
     /// A server measuring with `processor` within `limits`.
@@ -45,9 +49,12 @@ package struct MeasureServer: Sendable {
     /// - Parameters:
     ///   - processor: measures each item; its style is the default for items without `"size"`/`"maxLines"`.
     ///   - limits: body size, items per request, text length.
-    package init(processor: BatchProcessor, limits: ServerLimits = ServerLimits()) {
+    ///   - staticFolders: folders whose files are served, each under its prefix (the first whose prefix
+    ///     covers a path answers it).
+    package init(processor: BatchProcessor, limits: ServerLimits = ServerLimits(), staticFolders: [StaticFolder] = []) {
         endpoint = MeasureEndpoint(processor: processor, limits: limits)
         metrics = ServerMetrics(processor: processor)
+        self.staticFolders = staticFolders
     }
 
     /// The routes and the method each takes: for the metrics' path labels and 405's `Allow`.
@@ -59,13 +66,18 @@ package struct MeasureServer: Sendable {
         routes[path] == nil ? "other" : path
     }
 
-    /// The router with the three routes, the metrics middleware and JSON errors.
+    /// The router with the three routes, the static folders, the metrics middleware and JSON errors.
     ///
     /// - Returns: a router ready for ``application(host:port:idleTimeout:logger:onServerRunning:)``.
     package func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        let folders = staticFolders
+        // A static folder's files share its prefix as their label.
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics) { path in
+            folders.first { $0.covers(path) }?.prefix ?? Self.metricsLabel(forPath: path)
+        })
         router.add(middleware: JSONErrorMiddleware())
+        if !staticFolders.isEmpty { router.add(middleware: StaticFilesMiddleware(folders: staticFolders)) }
         router.get("healthz") { _, _ in Self.json(200, "{\"status\":\"ok\"}") }
         router.get("metrics") { [metrics] _, _ in
             var headers = HTTPFields()

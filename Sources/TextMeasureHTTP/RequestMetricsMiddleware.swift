@@ -5,16 +5,19 @@ import Hummingbird
 /// response is made.
 ///
 /// The latency runs to the response, whose body every route makes as one buffer. Unknown paths share the
-/// label `other`, so that a scanner trying paths cannot grow the metrics without bound.
+/// label `other`, and the files of a static folder its prefix (`/demo/`), so that a scanner trying paths
+/// cannot grow the metrics without bound.
 ///
-/// Thread safety: `Sendable`; it holds only the metrics, which are.
+/// Thread safety: `Sendable`; it holds only the metrics, which are, and a `Sendable` labelling function.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
+    /// The label of a request path (``MeasureServer/metricsLabel(forPath:)`` by default).
+    var label: @Sendable (String) -> String = { MeasureServer.metricsLabel(forPath: $0) }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let clock = ContinuousClock()
         let start = clock.now
-        let path = MeasureServer.metricsLabel(forPath: request.uri.path)
+        let path = label(request.uri.path)
         metrics.requestStarted()
         defer { metrics.requestFinished() }
         do {

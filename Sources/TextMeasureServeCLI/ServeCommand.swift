@@ -15,7 +15,7 @@ import Glibc
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "textmeasure serve",
-        abstract: "Measure text over HTTP: POST /v1/measure, GET /healthz, GET /metrics.",
+        abstract: "Measure text over HTTP: POST /v1/measure, GET /healthz, GET /metrics, the web demo at /demo/.",
         discussion: """
             POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
             "maxLines"?: Int, "breaking"?: "pango" | "browser" | "browser-strict"}, other fields echoed) or an array of them, and answers with the batch \
@@ -23,6 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
             lets requests in flight finish; then what was measured is written to the height store \
             (--store) before the process exits. --size, --max-lines and --breaking are the style of items \
             without "size", "maxLines" and "breaking".
+
+            GET /demo/ is the web demo (Examples/web: a virtualized chat whose rows are placed with the \
+            heights this server gives) and GET /fonts/NAME.ttf the bundled font files it draws with, with \
+            ETag, Last-Modified and Cache-Control; --no-demo serves neither.
             """)
 
     @Option(help: "The address to listen on.")
@@ -64,6 +68,15 @@ struct ServeCommand: AsyncParsableCommand {
         """)
     var idleTimeout: Double = 60
 
+    @Option(help: ArgumentHelp("""
+        The web demo's folder, served at /demo/ (default: Examples/web beside the executable or in a \
+        folder above it, else the package's own).
+        """, valueName: "folder"))
+    var demo: String?
+
+    @Flag(help: "Serve neither the web demo (/demo/) nor the bundled fonts (/fonts/).")
+    var noDemo = false
+
     func validate() throws {
         // The style options validate themselves (`StyleOptions.validate`).
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
@@ -89,15 +102,19 @@ struct ServeCommand: AsyncParsableCommand {
         defer { heightStore?.close() }
         let processor = BatchProcessor(measurer: measurer, style: styleOptions.style, preparedTexts: max(1, cachedTexts),
                                        preparedTextBytes: bytes, store: heightStore)
+        let folders = noDemo ? [] : try DemoFolders.folders(demo: demo)
         let server = MeasureServer(processor: processor, limits: ServerLimits(
             maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes,
-            maximumConnections: maxConnections))
+            maximumConnections: maxConnections), staticFolders: folders)
         var logger = Logger(label: "textmeasure-serve")
         logger.logLevel = .notice
         let host = self.host
         try await server.application(host: host, port: port, idleTimeout: .seconds(idleTimeout), logger: logger) { port in
             // One line on standard output, flushed: scripts and tests read the port from it.
             print("textmeasure-serve: listening on http://\(host):\(port)")
+            if let demo = folders.first(where: { $0.prefix == DemoFolders.demoPrefix }) {
+                print("textmeasure-serve: the web demo (\(demo.root)) is at http://\(host):\(port)\(demo.prefix)")
+            }
             fflush(nil)
         }.runService()
     }

@@ -28,9 +28,9 @@ struct MeasureServerTests {
     }
 
     /// Runs a server for the duration of `body`, then shuts it down gracefully and waits for it.
-    static func withServer<T: Sendable>(limits: ServerLimits = ServerLimits(),
+    static func withServer<T: Sendable>(limits: ServerLimits = ServerLimits(), staticFolders: [StaticFolder] = [],
                                         _ body: @Sendable (Int, MeasureServer) async throws -> T) async throws -> T {
-        let server = MeasureServer(processor: processor(), limits: limits)
+        let server = MeasureServer(processor: processor(), limits: limits, staticFolders: staticFolders)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "test")
         logger.logLevel = .error

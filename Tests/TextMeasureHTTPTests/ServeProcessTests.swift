@@ -30,7 +30,9 @@ struct ServeProcessTests {
                 continuation.resume(returning: String(decoding: data, as: UTF8.self))
             }
         }
-        guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        // Only the first line: more may follow in the same read (where the web demo is).
+        let first = line.split(separator: "\n").first ?? ""
+        guard let port = first.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         else {
             process.terminate()
             throw CancellationError()
@@ -161,5 +163,42 @@ struct ServeProcessTests {
         process.waitUntilExit()
         #expect(text.contains("--max-items"))
         #expect(text.contains("POST /v1/measure"))
+    }
+
+    /// The web demo at /demo/ and the bundled fonts at /fonts/ by default, with their caching headers;
+    /// `--no-demo` serves neither; `--demo` naming a folder without a page is refused before listening.
+    @Test func serveServesTheDemoAndTheFonts() async throws {
+        let (process, port) = try await Self.startServe()
+        defer { if process.isRunning { process.terminate() } }
+        let page = try await HTTPTestClient.request(port: port, "GET", "/demo/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.body.contains("demo.js"))
+        let font = try await HTTPTestClient.request(port: port, "HEAD", "/fonts/NotoSans-Regular.ttf")
+        #expect(font.status == 200)
+        #expect(font.headers["content-type"] == "font/ttf")
+        #expect(font.headers["cache-control"] == "public, max-age=86400")
+        let size = try FileManager.default.attributesOfItem(atPath: packageRoot() + "/Fonts/NotoSans-Regular.ttf")[.size] as? Int
+        #expect(font.headers["content-length"] == size.map(String.init))
+        // NanumGothic is served without the tables browsers reject: shorter than the file.
+        let nanum = try await HTTPTestClient.request(port: port, "HEAD", "/fonts/NanumGothic.ttf")
+        let nanumSize = try FileManager.default.attributesOfItem(atPath: packageRoot() + "/Fonts/NanumGothic.ttf")[.size] as? Int
+        #expect(nanum.status == 200)
+        #expect(Int(nanum.headers["content-length"] ?? "").map { $0 < (nanumSize ?? 0) } == true)
+        for path in ["/fonts/README.md", "/demo/test_demo.py", "/demo/%2e%2e/Package.swift"] {
+            #expect(try await HTTPTestClient.request(port: port, "GET", path).status == 404, "\(path)")
+        }
+        #expect(await Self.stop(process) == 0)
+
+        let (bare, barePort) = try await Self.startServe(["--no-demo"])
+        defer { if bare.isRunning { bare.terminate() } }
+        #expect(try await HTTPTestClient.request(port: barePort, "GET", "/demo/").status == 404)
+        #expect(try await HTTPTestClient.request(port: barePort, "GET", "/fonts/NotoSans-Regular.ttf").status == 404)
+        #expect(await Self.stop(bare) == 0)
+
+        let refused = try ProcessRunner.run(Self.products.appendingPathComponent("textmeasure"),
+                                            ["serve", "--port", "0", "--demo", "/nonexistent/demo"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--demo /nonexistent/demo"))
     }
 }
