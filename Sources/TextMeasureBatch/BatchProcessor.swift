@@ -251,8 +251,13 @@ package struct BatchProcessor: Sendable {
         var width: Double { measure.width }
     }
 
-    /// Parses and checks one line's UTF-8 bytes.
+    /// Parses and checks one line's UTF-8 bytes: the usual line straight from the scanner, any other
+    /// through its array of fields (as ``process(_:after:reused:)`` reads a line).
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
+        if let item = JSONScanner.item(line, textLike: nil) {
+            return request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
+                           breaking: item.breaking, spans: [], extras: item.echoed)
+        }
         guard let item = try? JSONScanner.parse(line, textLike: nil) else { return .failed(Self.unreadable(line)) }
         return parse(item: item, in: line)
     }

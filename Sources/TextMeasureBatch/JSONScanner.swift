@@ -60,11 +60,10 @@ package struct JSONScanner {
     private var sawText = false
     private var textIsPrevious = false
     /// For ``parse(_:textLike:)``: where the top-level object's fields are noted (see
-    /// ``Item/fieldRanges``); for ``parse(elementsOf:)``, where the top-level array's elements are.
-    /// Pointers to the caller's arrays, not arrays: the scanner then holds no reference to retain and
-    /// release, and the usual line (``item(_:textLike:)``), which notes neither, costs nothing for them.
+    /// ``Item/fieldRanges``). A pointer to the caller's array, not an array: the scanner then holds no
+    /// reference to retain and release, and the usual line (``item(_:textLike:)``), which notes none,
+    /// costs nothing for it.
     private var fieldNotes: UnsafeMutablePointer<[FieldRange]>?
-    private var elementNotes: UnsafeMutablePointer<[Range<Int>]>?
 
     /// Parses one complete JSON value from UTF-8 bytes; anything but white space after it is an error.
     /// Invalid UTF-8 inside strings becomes U+FFFD.
@@ -100,23 +99,55 @@ package struct JSONScanner {
         return Item(value: value, text: text, textIsPrevious: scanner.textIsPrevious, fieldRanges: fieldRanges)
     }
 
-    /// Parses one complete JSON value as ``parse(_:)`` does, and when it is an array, says where each
-    /// of its elements is in the bytes (from its first byte to its last), so that each can be read
-    /// again as a batch line (a request body of items, say).
+    /// What a request body's one JSON value is, as ``scan(elementsOf:)`` sees it.
+    package enum TopLevel: Sendable, Equatable {
+        case object, array, other
+    }
+
+    /// Checks one complete JSON value as ``parse(_:)`` does, without making it (no string is decoded,
+    /// no array of values built), and when it is an array, says where each of its elements is in the
+    /// bytes (from its first byte to its last), so that each can be read again as a batch line (a
+    /// request body of items, say: each item is then parsed once, by the batch, not twice).
     ///
     /// - Parameter bytes: The UTF-8 of one JSON value.
-    /// - Returns: The value, and its elements' ranges in `bytes` (empty unless it is an array).
+    /// - Returns: Whether the value is an object, an array or something else, and the array's
+    ///   elements' ranges in `bytes` (empty unless it is an array).
     /// - Throws: ``Failure`` exactly when ``parse(_:)`` does.
-    /// - Complexity: O(*n*) in the bytes.
-    package static func parse(elementsOf bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
-        -> (value: JSONValue, elements: [Range<Int>]) {
+    /// - Complexity: O(*n*) in the bytes; allocates only the array of ranges.
+    package static func scan(elementsOf bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
+        -> (kind: TopLevel, elements: [Range<Int>]) {
         var scanner = JSONScanner(bytes: bytes)
         var elements: [Range<Int>] = []
-        let value = try withUnsafeMutablePointer(to: &elements) { notes throws(Failure) in
-            scanner.elementNotes = notes
-            return try scanner.complete()
+        scanner.skipWhitespace()
+        guard scanner.index < bytes.count else { throw Failure() }
+        let kind: TopLevel
+        if bytes[scanner.index] == UInt8(ascii: "[") {
+            kind = .array
+            // The array at depth 0, as `value(depth: 0)` reads it, its elements one level down.
+            scanner.index += 1
+            scanner.skipWhitespace()
+            if scanner.index < bytes.count && bytes[scanner.index] == UInt8(ascii: "]") {
+                scanner.index += 1
+            } else {
+                while true {
+                    scanner.skipWhitespace()
+                    let start = scanner.index
+                    try scanner.skipValue(depth: 1)
+                    elements.append(start..<scanner.index)
+                    scanner.skipWhitespace()
+                    guard scanner.index < bytes.count else { throw Failure() }
+                    if bytes[scanner.index] == UInt8(ascii: ",") { scanner.index += 1; continue }
+                    if bytes[scanner.index] == UInt8(ascii: "]") { scanner.index += 1; break }
+                    throw Failure()
+                }
+            }
+        } else {
+            kind = bytes[scanner.index] == UInt8(ascii: "{") ? .object : .other
+            try scanner.skipValue(depth: 0)
         }
-        return (value, elements)
+        scanner.skipWhitespace()
+        guard scanner.index == bytes.count else { throw Failure() }
+        return (kind, elements)
     }
 
     /// The fields a batch reads from an item, of the types it accepts (see ``item(_:textLike:)``).
@@ -388,12 +419,9 @@ package struct JSONScanner {
         var values: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
-        let notes = depth == 0 ? elementNotes : nil
         while true {
             skipWhitespace()
-            let start = index
             values.append(try value(depth: depth + 1))
-            notes?.pointee.append(start..<index)
             skipWhitespace()
             guard index < bytes.count else { throw Failure() }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

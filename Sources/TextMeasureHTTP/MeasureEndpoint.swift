@@ -22,8 +22,10 @@ package struct MeasureEndpoint: Sendable {
     package struct Reply: Sendable, Equatable {
         /// The HTTP status code.
         package var status: Int
-        /// The JSON text of the body.
-        package var body: String
+        /// The body's JSON, as UTF-8: handed to the HTTP layer as it is, never made a `String`.
+        package var bytes: [UInt8]
+        /// The body's JSON text.
+        package var body: String { String(decoding: bytes, as: UTF8.self) }
         /// Items measured successfully.
         package var measured: Int
         /// Items answered with an error object.
@@ -51,27 +53,34 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the status, the JSON body and the counts of measured and failed items.
     /// - Complexity: O(body size) to parse, then one measurement per item, on the calling thread.
     package func respond(to body: [UInt8]) -> Reply {
-        let parsed: JSONValue, elements: [Range<Int>]
+        // The body is checked and split into items without being made into values: each item is parsed
+        // once, by the batch, from its bytes (so that its other fields are echoed as sent).
+        let kind: JSONScanner.TopLevel, elements: [Range<Int>]
         do {
-            (parsed, elements) = try body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in
-                try JSONScanner.parse(elementsOf: bytes)
+            (kind, elements) = try body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in
+                try JSONScanner.scan(elementsOf: bytes)
             }
         } catch {
             let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             return Self.error(400, isBlank ? "empty body: send a JSON object or an array of them" : "invalid JSON")
         }
-        // Each item as the parsed value (for the limits) and as its bytes in the body (to measure).
-        let items: [JSONValue], ranges: [Range<Int>]
+        let ranges: [Range<Int>]
         let isSingle: Bool
-        switch parsed {
-        case .object: items = [parsed]; ranges = [body.indices]; isSingle = true
-        case .array(let values): items = values; ranges = elements; isSingle = false
-        default: return Self.error(400, "the body must be a JSON object or an array of JSON objects")
+        switch kind {
+        case .object: ranges = [body.indices]; isSingle = true
+        case .array: ranges = elements; isSingle = false
+        case .other: return Self.error(400, "the body must be a JSON object or an array of JSON objects")
         }
-        guard items.count <= limits.maximumItems else {
-            return Self.error(413, "\(items.count) items: at most \(limits.maximumItems) per request")
+        guard ranges.count <= limits.maximumItems else {
+            return Self.error(413, "\(ranges.count) items: at most \(limits.maximumItems) per request")
         }
-        for (index, item) in items.enumerated() {
+        for (index, range) in ranges.enumerated() where range.count * 3 > limits.maximumTextBytes {
+            // A decoded string is at most 3 times as long as its token (an escape is at least as long as
+            // what it stands for; a byte of invalid UTF-8 becomes U+FFFD, 3 bytes), so only an item
+            // longer than a third of the limit can hold a text over it.
+            let item = try? body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in
+                try JSONScanner.parse(UnsafeBufferPointer(rebasing: bytes[range]))
+            }
             guard case .object(let fields) = item,
                   let text = fields.first(where: { $0.0 == "text" }), case .string(let string) = text.1 else { continue }
             let length = string.utf8.count
@@ -81,7 +90,7 @@ package struct MeasureEndpoint: Sendable {
             }
         }
 
-        // The body as UTF-8 bytes, made text once (see `JSONValue.write(to:)`).
+        // The body as UTF-8 bytes (see `JSONValue.write(to:)`).
         var out: [UInt8] = isSingle ? [] : [UInt8(ascii: "[")]
         var measured = 0
         var failed = 0
@@ -96,12 +105,12 @@ package struct MeasureEndpoint: Sendable {
             outcome.write(to: &out)
         }
         if !isSingle { out.append(UInt8(ascii: "]")) }
-        return Reply(status: isSingle && failed > 0 ? 422 : 200, body: String(decoding: out, as: UTF8.self),
+        return Reply(status: isSingle && failed > 0 ? 422 : 200, bytes: out,
                      measured: measured, failed: failed)
     }
 
     /// A reply that measured nothing: `{"error": message}`.
     static func error(_ status: Int, _ message: String) -> Reply {
-        Reply(status: status, body: JSONValue.object([("error", .string(message))]).serialized, measured: 0, failed: 0)
+        Reply(status: status, bytes: Array(JSONValue.object([("error", .string(message))]).serialized.utf8), measured: 0, failed: 0)
     }
 }

@@ -143,7 +143,14 @@ package struct MeasureServer: Sendable {
             queue.async { [endpoint] in continuation.resume(returning: endpoint.respond(to: body)) }
         }
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
-        return Self.json(reply.status, reply.body)
+        return Self.json(reply.status, bytes: reply.bytes)
+    }
+
+    static func json(_ status: Int, bytes: [UInt8]) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: HTTPResponse.Status(code: status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func json(_ status: Int, _ body: String) -> Response {

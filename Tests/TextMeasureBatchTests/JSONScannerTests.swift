@@ -343,4 +343,51 @@ struct JSONScannerTests {
         #expect(try JSONValue.scan("{}").isSame(as: .object([])))
         #expect(try JSONValue.scan(#"[{"":[]},"x",-1.5]"#).isSame(as: .array([.object([("", .array([]))]), .string("x"), .number(-1.5)])))
     }
+
+    /// `scan(elementsOf:)` (a request body split into items without making values) accepts exactly what
+    /// `parse` accepts, says what the value is, and its ranges hold the array's elements: on seeded
+    /// random bodies built from valid and broken pieces, and on every test body above.
+    @Test func scanAcceptsWhatParseAcceptsAndFindsTheElements() throws {
+        var random = SplitMix64(seed: 0x5343_414E_454C_54)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        let pieces = [#"{"text":"héllo \u00e9\"x","width":300}"#, #"{"a":[1,{"b":null}],"c":"\ud800"}"#, "{}", "[]",
+                      #""s""#, "1.5e3", "-0", "true", "null", "[1,[2,[3]]]", "01", "\"open", "{,}", "[1,]", "tru",
+                      #"{"a" 1}"#, " ", "\t", ",", "]", "[", "{", "}", #""\x""#, "\u{1}"]
+        var checked = 0, arrays = 0
+        for _ in 0..<5_000 {
+            var body = ""
+            switch random.next() % 3 {
+            case 0:   // an array of pieces
+                body = "[" + (0..<Int(random.next() % 5)).map { _ in pick(pieces) }.joined(separator: pick([",", ", ", " ,", ",,"])) + "]"
+            case 1:   // one piece, maybe with something after it
+                body = pick(pieces) + (random.next() % 4 == 0 ? pick(pieces) : "")
+            default:  // pieces run together
+                body = (0..<Int(1 + random.next() % 4)).map { _ in pick(pieces) }.joined()
+            }
+            if random.next() % 5 == 0 { body = pick([" ", "\n", "\r\n\t"]) + body + pick(["", " ", "\n"]) }
+            let bytes = Array(body.utf8)
+            let parsed = try? JSONValue.scan(bytes)
+            let scanned = try? bytes.withUnsafeBufferPointer { buffer throws(JSONScanner.Failure) in
+                try JSONScanner.scan(elementsOf: buffer)
+            }
+            #expect((parsed == nil) == (scanned == nil), "\(body)")
+            guard let parsed, let scanned else { continue }
+            checked += 1
+            switch parsed {
+            case .array(let values):
+                arrays += 1
+                #expect(scanned.kind == .array, "\(body)")
+                #expect(scanned.elements.count == values.count, "\(body)")
+                for (range, value) in zip(scanned.elements, values) {
+                    let element = try JSONValue.scan(Array(bytes[range]))
+                    #expect(element.isSame(as: value), "\(body): \(range)")
+                }
+            case .object:
+                #expect(scanned.kind == .object && scanned.elements.isEmpty, "\(body)")
+            default:
+                #expect(scanned.kind == .other && scanned.elements.isEmpty, "\(body)")
+            }
+        }
+        #expect(checked > 500 && arrays > 200, "\(checked) valid bodies, \(arrays) arrays")
+    }
 }
