@@ -57,27 +57,14 @@ enum DemoFolders {
         }
     }
 
-    /// Folders searched for the demo, in order (as ``BundledFonts/searchPath()`` searches for `Fonts/`):
-    /// 1. `Examples/web` beside the running executable and in each folder above it (covers
-    ///    `.build/release/textmeasure-serve` inside a checkout);
-    /// 2. the package's own `Examples/web`, located from this source file at build time.
+    /// Folders searched for the demo, in order: `Examples/web` beside each `Fonts` folder that
+    /// ``BundledFonts/searchPath()`` searches for the bundled fonts (beside the running executable and
+    /// in each folder above it, which covers `.build/release/textmeasure-serve` inside a checkout; then
+    /// the package's own), so that the demo is found wherever the fonts it draws with are.
     static func demoSearchPath() -> [String] {
-        var folders: [String] = []
-        if let executable = executableFolder() {
-            var folder = Substring(executable)
-            while !folder.isEmpty {
-                folders.append(String(folder) + "/Examples/web")
-                guard let slash = folder.lastIndex(of: "/") else { break }
-                folder = folder[..<slash]
-            }
+        BundledFonts.searchPath().compactMap { folder in
+            folder.hasSuffix("/Fonts") ? String(folder.dropLast("/Fonts".count)) + "/Examples/web" : nil
         }
-        // #filePath is Sources/TextMeasureServeCLI/DemoFolders.swift; the package root is 3 levels up.
-        var root = "\(#filePath)"
-        for _ in 0..<3 {
-            if let slash = root.lastIndex(of: "/") { root = String(root[..<slash]) }
-        }
-        folders.append(root + "/Examples/web")
-        return folders
     }
 
     /// The bundled fonts' folder: the first of ``BundledFonts/searchPath()`` that holds every file of the
@@ -86,14 +73,5 @@ enum DemoFolders {
         BundledFonts.searchPath().first { folder in
             BundledFonts.fileNames.allSatisfy { access(folder + "/" + $0, R_OK) == 0 }
         }
-    }
-
-    private static func executableFolder() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 }
