@@ -26,7 +26,15 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
 
     /// Connects to 127.0.0.1:`port`, waiting at most `timeout` seconds for each read.
     init(port: Int, timeout seconds: Int = 60) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The socket is made and connected before `descriptor` is set: a class whose stored properties
+        // are all set runs its deinit when its init throws, and closing a refused socket there as well
+        // as here would close whatever descriptor the process had opened under that number meanwhile
+        // (a server's accepted connection, in a test running beside this one).
+        descriptor = try Self.connected(port: port, timeout: seconds)
+    }
+
+    private static func connected(port: Int, timeout seconds: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -36,11 +44,13 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
+            let error = errno
             close(descriptor)
-            throw Failure(description: "connect to \(port) failed: errno \(errno)")
+            throw Failure(description: "connect to \(port) failed: errno \(error)")
         }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return descriptor
     }
 
     deinit { close(descriptor) }
