@@ -69,6 +69,13 @@ struct PostgresStoreTests {
         #expect(second.stdout == first.stdout)
         #expect(first.stderr.contains("height store: 0 hits, 301 misses, 301 written"), "\(first.stderr)")
         #expect(second.stderr.contains("height store: 301 hits, 0 misses, 0 written"), "\(second.stderr)")
+        // TEXTMEASURE_STORE names the same store when --store is not given; an empty one names none.
+        let tool = StoreFixtures.executable.path
+        let fromEnvironment = try StoreFixtures.shell("TEXTMEASURE_STORE='\(url)' '\(tool)' batch --stats", input: input)
+        #expect(fromEnvironment.stdout == first.stdout)
+        #expect(fromEnvironment.stderr.contains("height store: 301 hits, 0 misses, 0 written"), "\(fromEnvironment.stderr)")
+        let emptyEnvironment = try StoreFixtures.shell("TEXTMEASURE_STORE= '\(tool)' batch --stats", input: input)
+        #expect(emptyEnvironment.stdout == first.stdout && !emptyEnvironment.stderr.contains("height store"))
         // `measure --store URL` prints what it prints without a store, measured or stored.
         let arguments = ["measure", "--width", "120", "--store", url, "Hello, world — 你好，世界 — مرحبا بالعالم"]
         let plain = try StoreFixtures.run(Array(arguments[0...2]) + [arguments[5]])
