@@ -27,10 +27,8 @@ struct PostgresFaultTests {
 
     @Test func serverDownAtStart() throws {
         let url = "postgres://textmeasure@127.0.0.1:\(try PostgresServer.freePort())/heights"
-        let started = Date()
         let stderr = try expectSameAsWithoutStore(url)
         #expect(stderr.contains("cannot be reached"), "\(stderr)")
-        #expect(Date().timeIntervalSince(started) < 30)
         // In the library: a store all the same (it connects when the server comes), one warning.
         let warnings = StoreFixtures.Warnings()
         let store = try #require(HeightStore.openOrWarn(path: url, warn: warnings.sink))
@@ -53,10 +51,9 @@ struct PostgresFaultTests {
         }
         try #require(listening)
         let port = Int(UInt16(bigEndian: address.sin_port))
-        let started = Date()
+        // The batch ends although the server never will answer: connecting gave up.
         let stderr = try expectSameAsWithoutStore("postgres://textmeasure@127.0.0.1:\(port)/heights?connect_timeout=1")
         #expect(stderr.contains("cannot be reached"), "\(stderr)")
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 
     /// A look-up that gets no answer (the table locked by another session) gives up after
@@ -80,12 +77,12 @@ struct PostgresFaultTests {
             try server.psql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND granted "
                             + "AND relation = 'textmeasure_heights'::regclass", database: url) == "1"
         })
-        let started = Date()
         let plain = queries.filter { $0.spans.isEmpty }
         let found = store.measurements(for: plain, fonts: measurer.cascade)
-        let waited = Date().timeIntervalSince(started)
+        // It gave up by itself: the lock it would have waited for is still held.
         #expect(found.allSatisfy { $0 == nil })
-        #expect(waited >= 0.9 && waited < 5, "waited \(waited) s")
+        #expect(try server.psql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND granted "
+                                + "AND relation = 'textmeasure_heights'::regclass", database: url) == "1")
         #expect(warnings.all.count == 1 && warnings.all[0].contains("lost"), "\(warnings.all)")
         // Measured meanwhile: the same results as without a store.
         let measured = PreparedTextCache(measurer: measurer, store: store).measurements(for: queries).map { try? $0.get() }
