@@ -12,7 +12,8 @@ let package = Package(
         .library(name: "TextRows", targets: ["TextRows"]),
         // Earlier releases' module: re-exports ListLayout and TextRows.
         .library(name: "HeightCache", targets: ["HeightCache"]),
-        // Heights that outlive the process: a SQLite file (GRDB). Separate so `import TextMeasure` stays light.
+        // Heights that outlive the process: a SQLite file (GRDB) or a PostgreSQL database many machines
+        // share (postgres-nio). Separate so `import TextMeasure` stays light.
         .library(name: "TextMeasureStore", targets: ["TextMeasureStore"]),
         .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
         // The same commands with the height store (GRDB, SQLite, Foundation) linked in: `textmeasure
