@@ -12,7 +12,8 @@ let package = Package(
         .library(name: "TextRows", targets: ["TextRows"]),
         // Earlier releases' module: re-exports ListLayout and TextRows.
         .library(name: "HeightCache", targets: ["HeightCache"]),
-        // Heights that outlive the process: a SQLite file (GRDB). Separate so `import TextMeasure` stays light.
+        // Heights that outlive the process: a SQLite file (GRDB) or a PostgreSQL database many machines
+        // share (postgres-nio). Separate so `import TextMeasure` stays light.
         .library(name: "TextMeasureStore", targets: ["TextMeasureStore"]),
         .executable(name: "textmeasure", targets: ["TextMeasureCLI"]),
         // The same commands with the height store (GRDB, SQLite, Foundation) linked in: `textmeasure
@@ -37,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The height store's SHA-256 (BoringSSL's on Linux; docs/sha256.md).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // The height store's PostgreSQL backend (`--store postgres://…`), shared by many machines.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // FreeType + HarfBuzz from the system (Debian: libfreetype-dev, libharfbuzz-dev).
@@ -73,6 +76,8 @@ let package = Package(
             // The C API, for the look-up loop (one prepared statement stepped per key, no Row objects).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Linux scheduler calls for the command-line tool (see CPUSpread.swift).
         .target(name: "CThreadAffinity"),

@@ -19,7 +19,9 @@ The binary defaults to the release build of the checkout this script lives in
 (`swift build -c release --product textmeasure`); every worker must be able to run it at that path
 (on a cluster: install the same binary at the same path on every node, or ship it with --files).
 `--store PATH` passes through to `batch`, which runs `textmeasure-store` from beside the binary
-(`swift build -c release --product textmeasure-store`): install both.
+(`swift build -c release --product textmeasure-store`): install both. On many machines, give every
+worker one PostgreSQL database instead (`--store postgres://USER@HOST:PORT/DATABASE`, or
+TEXTMEASURE_STORE in the executors' environment): a text measured by one worker is then found by all.
 """
 
 import argparse

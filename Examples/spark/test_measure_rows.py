@@ -4,14 +4,20 @@
     python3 Examples/spark/test_measure_rows.py [--textmeasure PATH]
 
 Needs PySpark (`pip install pyspark`), Java 17 and the release binaries
-(`swift build -c release --product textmeasure && swift build -c release --product textmeasure-store`; the store test builds
+(`swift build -c release --product textmeasure && swift build -c release --product textmeasure-store`; the store tests build
 `textmeasure-store` when it is missing beside the default binary). Every input row must come back exactly once, with
-its id, and with the same result line as `batch` gives for the whole file at once.
+its id, and with the same result line as `batch` gives for the whole file at once. The PostgreSQL store test
+starts a private server (Debian's postgresql 15: /usr/lib/postgresql/15/bin, or TEXTMEASURE_POSTGRES_BIN) and is
+skipped, saying so, when it is not installed.
 """
 
 import glob
 import json
 import os
+import pwd
+import re
+import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -52,6 +58,52 @@ def ensure_store_executable():
     if not os.access(beside, os.X_OK) and BINARY == measure_rows.DEFAULT_BINARY:
         subprocess.run(["swift", "build", "-c", "release", "--product", "textmeasure-store"],
                        cwd=measure_rows.CHECKOUT, check=True)
+
+
+POSTGRES_BIN = os.environ.get("TEXTMEASURE_POSTGRES_BIN", "/usr/lib/postgresql/15/bin")
+
+
+class PrivatePostgres:
+    """A PostgreSQL server of this test's own: a new cluster in a temporary folder, on a free loopback
+    port, run as `postgres` (or `nobody`) when the test runs as root, as CI does (PostgreSQL refuses root)."""
+
+    def __init__(self):
+        self.folder = tempfile.mkdtemp(prefix="textmeasure-spark-postgres-")
+        os.chmod(self.folder, 0o755)
+        self.as_server = []
+        if os.geteuid() == 0:
+            try:
+                user = pwd.getpwnam("postgres").pw_name
+            except KeyError:
+                user = "nobody"
+            shutil.chown(self.folder, user)
+            self.as_server = ["/usr/sbin/runuser", "-u", user, "--"]
+        self.data = os.path.join(self.folder, "data")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self._run("initdb", "-D", self.data, "-A", "trust", "-U", "textmeasure", "--no-sync", "--no-instructions",
+                  "-E", "UTF8", "--locale", "C")
+        self._run("pg_ctl", "start", "-D", self.data, "-w", "-t", "60", "-l", os.path.join(self.folder, "log"),
+                  "-o", f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off")
+        self.url = f"postgres://textmeasure@127.0.0.1:{port}/postgres"
+
+    def _run(self, tool, *arguments):
+        subprocess.run(self.as_server + [os.path.join(POSTGRES_BIN, tool), *arguments], cwd="/", check=True,
+                       stdout=subprocess.DEVNULL, timeout=120)
+
+    def stop(self):
+        try:
+            self._run("pg_ctl", "stop", "-D", self.data, "-m", "immediate", "-w")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def store_counts(stderr):
+    """The sums of every `batch --stats` line's store hits and misses in a job's standard error (Spark
+    copies each piped process's standard error to its own), and how many such lines there were."""
+    found = re.findall(r"height store: (\d+) hits, (\d+) misses", stderr)
+    return sum(int(h) for h, _ in found), sum(int(m) for _, m in found), len(found)
 
 
 class MeasureRowsTests(unittest.TestCase):
@@ -113,6 +165,45 @@ class MeasureRowsTests(unittest.TestCase):
         measurable = sum(1 for line in outputs[0] if '"lineCount"' in line)
         stats = local.stderr.decode("utf-8")
         self.assertIn(f"height store: {measurable} hits, 0 misses", stats)
+
+    def test_workers_share_one_postgres_database(self):
+        """Partitions measured with one --store postgres:// URL (the database a fleet of machines would
+        share): the second job answers every row from the server, with the same output as the first
+        and as a local batch run without a store."""
+        if not os.access(os.path.join(POSTGRES_BIN, "postgres"), os.X_OK):
+            self.skipTest(f"PostgreSQL not found in {POSTGRES_BIN} (apt-get install postgresql, or "
+                          "TEXTMEASURE_POSTGRES_BIN): the shared-database test needs a server to start")
+        ensure_store_executable()
+        server = PrivatePostgres()
+        self.addCleanup(server.stop)
+        rows = make_rows(400)
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "rows.jsonl")
+            with open(source, "w", encoding="utf-8") as f:
+                f.write("\n".join(rows) + "\n")
+            outputs, counts = [], []
+            for run in ("first", "second"):
+                output = os.path.join(tmp, run)
+                job = subprocess.run([sys.executable, os.path.join(HERE, "measure_rows.py"), source, output,
+                                      "--textmeasure", BINARY, "--partitions", "4", "--store", server.url, "--stats"],
+                                     check=True, stderr=subprocess.PIPE)
+                counts.append(store_counts(job.stderr.decode("utf-8", "replace")))
+                lines = []
+                for part in sorted(glob.glob(os.path.join(output, "part-*"))):
+                    with open(part, encoding="utf-8") as f:
+                        lines += f.read().splitlines()
+                outputs.append(lines)
+            with open(source, "rb") as f:
+                plain = subprocess.run([BINARY, "batch"], stdin=f, check=True, capture_output=True)
+        self.assertEqual(outputs[0], outputs[1])
+        self.assertEqual(outputs[0], plain.stdout.decode("utf-8").splitlines())
+        measurable = sum(1 for line in outputs[0] if '"lineCount"' in line)
+        first_hits, first_misses, first_partitions = counts[0]
+        hits, misses, partitions = counts[1]
+        self.assertGreaterEqual(first_partitions, 4, "each partition's batch prints its store counts")
+        self.assertEqual(first_hits + first_misses, measurable)
+        self.assertGreaterEqual(partitions, 4)
+        self.assertEqual((hits, misses), (measurable, 0), "the second job measured rows the first had stored")
 
 
 if __name__ == "__main__":

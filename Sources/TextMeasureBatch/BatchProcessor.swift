@@ -47,14 +47,16 @@ package struct BatchProcessor: Sendable {
     /// 0.6 ms of 4,096 multi-width lines during which the other cores waited.
     ///
     /// - Parameter lines: The input lines.
-    /// - Returns: One block per 16 lines (128 with a height store).
+    /// - Returns: One block per 16 lines; with a height store, one block per CPU (at least 128 lines).
     /// - Complexity: Linear in the lines' bytes, and the measuring of the texts not in the caches.
     package func outputBlocks(_ lines: Lines) -> [[UInt8]] {
         // Blocks of lines, each written into one array, spread over the cores; small blocks so that no
         // core waits long for the last one. The lines are still bytes: decoding them is work the cores
         // share, not the reading thread's alone.
-        // With a store, bigger blocks: each block is one read transaction on the store.
-        let blockSize = texts.store == nil ? 16 : 128
+        // With a store, one block per core: each block is one look-up (a read transaction, or a round
+        // trip to a database server, whose every hop between threads and processes costs more than
+        // the look-up itself), all of them at once.
+        let blockSize = texts.store == nil ? 16 : max(128, (lines.count + CPUSpread.cpuCount - 1) / CPUSpread.cpuCount)
         let blockCount = (lines.count + blockSize - 1) / blockSize
         return [[UInt8]](unsafeUninitializedCapacity: blockCount) { outputs, initialized in
             outputs.initialize(repeating: [])

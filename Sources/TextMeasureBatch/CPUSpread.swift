@@ -18,6 +18,9 @@ package enum CPUSpread {
     /// The CPUs this process may run on (by its affinity when it started; see `csched_remember_affinity`).
     private static let allowed = (0..<csched_cpu_capacity()).filter { csched_is_allowed($0) != 0 }
 
+    /// How many CPUs this process may run on: the most threads ``forEach(_:_:)`` runs at once.
+    package static var cpuCount: Int { max(1, allowed.count) }
+
     /// The CPUs this process may run on, the calling thread's first.
     private static func cpus() -> [Int32] {
         let here = csched_current_cpu()

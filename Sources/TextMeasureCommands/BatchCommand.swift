@@ -21,9 +21,10 @@ struct BatchCommand: ParsableCommand {
     var stats = false
 
     @Option(help: ArgumentHelp("""
-        A height store (SQLite file, created if missing): results found there are not measured, and \
-        what is measured is saved there for the next run. An unusable file is skipped with a warning.
-        """, valueName: "path"))
+        A height store, a SQLite file (created if missing) or postgres://USER@HOST:PORT/DATABASE shared \
+        by many machines (default: $TEXTMEASURE_STORE): results found there are not measured, and what \
+        is measured is saved there for the next run. An unusable store is skipped with a warning.
+        """, valueName: "path|url"))
     var store: String?
 
     @Option(help: "Lines measured together (and at most 16 MiB of them; the first chunk at most 1,024 lines); each chunk is spread over all cores, then written in order.")
@@ -47,7 +48,8 @@ struct BatchCommand: ParsableCommand {
     static let chunkBytes = 16 << 20
 
     func run() throws {
-        try BatchRun(fonts: style.faceFonts, style: style.style, stats: stats, store: store, chunk: chunk,
+        try BatchRun(fonts: style.faceFonts, style: style.style, stats: stats,
+                     store: HeightStoreAccess.location(option: store), chunk: chunk,
                      cachedTexts: cachedTexts, cachedMegabytes: cachedMegabytes).run()
     }
 }

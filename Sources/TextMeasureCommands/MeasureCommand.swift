@@ -13,9 +13,9 @@ struct MeasureCommand: ParsableCommand {
     var width: Double
 
     @Option(help: ArgumentHelp("""
-        A height store (SQLite file): the result is taken from it when stored (unless --json asks for \
-        the lines), and saved to it otherwise.
-        """, valueName: "path"))
+        A height store, a SQLite file or postgres://USER@HOST:PORT/DATABASE (default: $TEXTMEASURE_STORE): \
+        the result is taken from it when stored (unless --json asks for the lines), and saved to it otherwise.
+        """, valueName: "path|url"))
     var store: String?
 
     @Option(help: SpansOption.help)
@@ -37,6 +37,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func run() throws {
+        let store = HeightStoreAccess.location(option: self.store)
         // Without the store linked in, this hands the process over to textmeasure-store.
         let link = try store.map { _ in try HeightStoreAccess.current() }
         let measurer = try style.makeMeasurer()

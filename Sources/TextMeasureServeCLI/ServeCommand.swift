@@ -44,10 +44,11 @@ struct ServeCommand: AsyncParsableCommand {
     var cachedMegabytes = PreparedTextCache.defaultMaximumBytes >> 20
 
     @Option(help: ArgumentHelp("""
-        A height store (SQLite file, created if missing), shared with `textmeasure batch --store` and \
-        other processes: results found there are not measured, and what is measured is saved there. An \
-        unusable file is skipped with a warning.
-        """, valueName: "path"))
+        A height store, a SQLite file (created if missing) or postgres://USER@HOST:PORT/DATABASE \
+        (default: $TEXTMEASURE_STORE), shared with `textmeasure batch --store` and other processes and \
+        machines: results found there are not measured, and what is measured is saved there. An \
+        unusable store is skipped with a warning.
+        """, valueName: "path|url"))
     var store: String?
 
     @Option(help: "The largest request body, in bytes (413 beyond).")
@@ -96,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
-        let heightStore = store.flatMap { HeightStore.openOrWarn(path: $0) }
+        let heightStore = HeightStoreAccess.location(option: store).flatMap { HeightStore.openOrWarn(path: $0) }
         // Whatever ends the service (a signal, an error), what was measured reaches the file, and the
         // file alone: closing folds the write-ahead log in, so that copying the .sqlite loses nothing.
         defer { heightStore?.close() }

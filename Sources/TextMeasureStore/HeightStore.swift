@@ -4,12 +4,14 @@ internal import GRDB
 internal import GRDBSQLite
 import TextMeasure
 
-/// Heights that outlive the process: a ``MeasurementStore`` in a SQLite file (WAL mode, through GRDB).
+/// Heights that outlive the process: a ``MeasurementStore`` in a SQLite file (WAL mode, through GRDB),
+/// or in a PostgreSQL database that many machines share (through postgres-nio).
 ///
 /// ```swift
 /// import TextMeasureStore
 ///
 /// let store = HeightStore.openOrWarn(path: "heights.sqlite")          // nil (and one warning) if unusable
+/// // or: HeightStore.openOrWarn(path: "postgres://textmeasure@db.internal:5432/heights")
 /// let texts = PreparedTextCache(measurer: measurer, store: store)
 /// let m = try texts.measure(body, style: style, width: 343, withLines: false)   // memory, store, measure
 /// store?.close()                                                        // or let it go: deinit closes
@@ -38,6 +40,23 @@ import TextMeasure
 /// background writer thread (``StoreWriter``) that commits a transaction per batch. Several processes may
 /// share one file: WAL lets readers and one writer work at once, and a writer waits up to
 /// ``busyTimeout`` seconds for another process's transaction.
+///
+/// ## PostgreSQL
+///
+/// Given a `postgres://` or `postgresql://` URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
+/// with `sslmode`, `connect_timeout` and `host=/socket/folder` as in libpq), the same rows (the same
+/// keys, width ranges and check values) live in two tables of that database, `textmeasure_heights`
+/// and `textmeasure_store`, created on first use: every process and machine naming it shares them,
+/// and an answer is the same whichever store gives it. A look-up of many queries is one statement
+/// (`WHERE key = ANY($1)`); writes are batched on the writer thread as upserts that any number of
+/// writers may race on. Every wait is bounded: connecting 2 s (or `connect_timeout`), a look-up
+/// 1 s, a write 10 s. A server that cannot be reached (down at start, killed, restarting, too slow)
+/// gives one warning per outage: meanwhile everything is measured, and the store connects again in
+/// the background. What waiting cannot fix (a password refused, no such database, tables of another
+/// program or a newer schema) turns it off, as an unusable file does. Tables of an older layout
+/// version are emptied, as a file's are, but with one warning (every machine measures again); a
+/// newer one's rows are left alone (its keys differ). The fonts' digests are kept in the process
+/// only (a path and inode say nothing on another machine).
 public final class HeightStore: MeasurementStore {
     /// Counters of one store object, in this process.
     public struct Statistics: Hashable, Sendable {
@@ -53,7 +72,7 @@ public final class HeightStore: MeasurementStore {
         public var damaged = 0
     }
 
-    /// The file.
+    /// The file, or the PostgreSQL URL without its password.
     public let path: String
     /// Seconds a write waits for another process's transaction before giving up.
     public static let busyTimeout: Double = 10
@@ -62,9 +81,15 @@ public final class HeightStore: MeasurementStore {
     /// `PRAGMA application_id` of a height store: "TMHS".
     static let applicationID: Int32 = 0x544D_4853
 
-    let pool: DatabasePool
+    /// Where the rows are.
+    enum Backend: Sendable {
+        case sqlite(DatabasePool)
+        case postgres(PostgresHeights)
+    }
+
+    let backend: Backend
     private let writer: StoreWriter
-    private let warn: @Sendable (String) -> Void
+    let warn: @Sendable (String) -> Void
 
     private struct State: Sendable {
         var statistics = Statistics()
@@ -80,17 +105,40 @@ public final class HeightStore: MeasurementStore {
     /// Opens (or creates) the store at `path`.
     ///
     /// - Parameters:
-    ///   - path: The SQLite file. Its folder must exist; the file is created if missing.
+    ///   - path: The SQLite file (its folder must exist; the file is created if missing), or a
+    ///     `postgres://` URL (the tables are created if missing).
     ///   - warn: Where the one warning about a failure after opening goes (standard error by default).
     /// - Throws: ``HeightStoreError`` when the file cannot be used: its folder is missing, it cannot be
     ///   opened for writing, it is not a SQLite database or is damaged, it belongs to another program,
-    ///   or it has a newer schema.
+    ///   or it has a newer schema; for a URL, when it cannot be parsed or the server refuses what
+    ///   waiting cannot fix (see the type's discussion). A server that cannot be reached now is not
+    ///   an error: one warning, everything is measured, and the store connects again in the background.
     /// - Complexity: Opens the file and checks its header; a file of another layout version is emptied.
+    ///   For a URL: connects (at most the connect timeout) and checks the tables.
     public init(path: String, warn: @escaping @Sendable (String) -> Void = HeightStore.standardError)
         throws(HeightStoreError) {
-        self.path = path
         self.warn = warn
         state = Locked(State())
+        if PostgresLocation.isURL(path) {
+            let location = try PostgresLocation(url: path)
+            self.path = location.display
+            let heights = try PostgresHeights(location: location, warn: warn)
+            backend = .postgres(heights)
+            let state = self.state
+            writer = StoreWriter { rows in
+                if state.withLock({ $0.isDisabled }) {
+                    state.withLock { $0.statistics.dropped += rows.count }
+                    return
+                }
+                let written = heights.write(rows)
+                state.withLock { state in
+                    state.statistics.written += written
+                    state.statistics.dropped += rows.count - written
+                }
+            }
+            return
+        }
+        self.path = path
         try Self.checkFolder(of: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
@@ -104,8 +152,8 @@ public final class HeightStore: MeasurementStore {
             // spread over the whole file.
             try db.execute(sql: "PRAGMA cache_size = -32768")
         }
-        pool = try Self.openPool(path: path, configuration: configuration)
-        let pool = self.pool
+        let pool = try Self.openPool(path: path, configuration: configuration)
+        backend = .sqlite(pool)
         let state = self.state
         writer = StoreWriter { [path, warn] rows in
             Self.write(rows, to: pool, path: path, state: state, warn: warn)
@@ -133,6 +181,10 @@ public final class HeightStore: MeasurementStore {
         guard first else { return }
         writer.close()
         state.withLock { $0.isDisabled = true }   // quietly: nothing failed
+        guard case .sqlite(let pool) = backend else {
+            if case .postgres(let heights) = backend { heights.close() }
+            return
+        }
         do {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         } catch {
@@ -157,7 +209,7 @@ public final class HeightStore: MeasurementStore {
     /// caller then measures everything).
     ///
     /// - Parameters:
-    ///   - path: The SQLite file (created if missing; its folder must exist).
+    ///   - path: The SQLite file (created if missing; its folder must exist), or a `postgres://` URL.
     ///   - warn: Where warnings go (standard error by default).
     /// - Returns: The store, or nil.
     public static func openOrWarn(path: String, warn: @escaping @Sendable (String) -> Void = HeightStore.standardError)
@@ -185,7 +237,17 @@ public final class HeightStore: MeasurementStore {
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// Whether a failure, or ``close()``, turned the store off (everything is measured from then on).
-    public var isDisabled: Bool { state.withLock { $0.isDisabled } }
+    /// A PostgreSQL store that lost its server is not off: it connects again by itself.
+    public var isDisabled: Bool {
+        if state.withLock({ $0.isDisabled }) { return true }
+        if case .postgres(let heights) = backend { return heights.isOff }
+        return false
+    }
+
+    /// Whether it is a PostgreSQL store.
+    var isPostgres: Bool {
+        if case .postgres = backend { true } else { false }
+    }
 
     // MARK: MeasurementStore
 
@@ -196,62 +258,30 @@ public final class HeightStore: MeasurementStore {
     ///   - fonts: The cascade; its files are digested the first time this store sees it.
     /// - Returns: One element per query; nil where nothing stored covers the width, and for every
     ///   query once the store is turned off.
-    /// - Complexity: One indexed look-up per query, in one read transaction.
+    /// - Complexity: One indexed look-up per query, in one read transaction (SQLite); one statement
+    ///   for all the queries, waiting at most 1 s for its answer (PostgreSQL).
     public func measurements(for queries: [MeasureRequest], fonts: FontCascade) -> [StoredMeasurement?] {
         guard !queries.isEmpty, let digest = fontDigest(fonts) else { return Array(repeating: nil, count: queries.count) }
         let keys = StoreKey.keys(for: queries, fonts: digest)
         let units = queries.map(\.widthUnits)
         let found: [StoredMeasurement?]
         var damaged = 0
-        do {
-            (found, damaged) = try pool.read { db -> ([StoredMeasurement?], Int) in
-                let statement = try db.cachedStatement(sql: """
-                    SELECT low, high, height, line_count, truncated, line_height, widest, check_value
-                    FROM heights WHERE key = ? AND low <= ? ORDER BY low DESC LIMIT 1
-                    """)
-                // The hot loop of a warm batch: the prepared statement stepped through SQLite's C API
-                // (GRDB's `Row` costs more than the look-up itself).
-                let raw = statement.sqliteStatement
-                defer {
-                    sqlite3_reset(raw)
-                    sqlite3_clear_bindings(raw)
-                }
-                var results: [StoredMeasurement?] = []
-                results.reserveCapacity(keys.count)
-                var damaged = 0
-                for (key, units) in zip(keys, units) {
-                    guard let units else {
-                        results.append(nil)
-                        continue
-                    }
-                    let row = try key.withUnsafeBytes { key -> ReadRow? in
-                        sqlite3_reset(raw)
-                        sqlite3_bind_blob(raw, 1, key.baseAddress, Int32(key.count), nil)   // SQLITE_STATIC
-                        sqlite3_bind_int64(raw, 2, Int64(units))
-                        switch sqlite3_step(raw) {
-                        case SQLITE_DONE: return nil
-                        case SQLITE_ROW: return ReadRow(raw)
-                        case let code:
-                            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                        }
-                    }
-                    guard let row else {
-                        results.append(nil)
-                        continue
-                    }
-                    guard let stored = row.decode(key: key) else {
-                        damaged += 1
-                        results.append(nil)
-                        continue
-                    }
-                    results.append(stored.validWidthUnits.contains(units) ? stored : nil)
-                }
-                return (results, damaged)
+        switch backend {
+        case .sqlite(let pool):
+            do {
+                (found, damaged) = try Self.lookUp(keys: keys, units: units, in: pool)
+            } catch {
+                fail("reading failed: \(error)")
+                return Array(repeating: nil, count: queries.count)
             }
-        } catch {
-            fail("reading failed: \(error)")
-            return Array(repeating: nil, count: queries.count)
+        case .postgres(let heights):
+            let asked = Array(Set(zip(keys, units).compactMap { $1 == nil ? nil : $0 }))
+            guard !asked.isEmpty, let rows = heights.rows(forKeys: asked) else {
+                // Down (or nothing to ask): every query is measured.
+                state.withLock { $0.statistics.misses += queries.count }
+                return Array(repeating: nil, count: queries.count)
+            }
+            (found, damaged) = Self.match(keys: keys, units: units, rows: rows)
         }
         let hits = found.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         state.withLock { state in
@@ -272,6 +302,10 @@ public final class HeightStore: MeasurementStore {
     /// - Complexity: A SHA-256 per query on the caller's thread; the writing elsewhere.
     public func save(_ measurements: [StoredMeasurement], for queries: [MeasureRequest], fonts: FontCascade) {
         guard !isDisabled, let digest = fontDigest(fonts) else { return }
+        if case .postgres(let heights) = backend, !heights.isUp {
+            state.withLock { $0.statistics.dropped += measurements.count }   // measured again when asked
+            return
+        }
         let rows = zip(measurements, StoreKey.keys(for: queries, fonts: digest)).map { measurement, key in
             StoreWriter.Row(key: key, measurement: measurement)
         }
@@ -288,6 +322,78 @@ public final class HeightStore: MeasurementStore {
     public var keysSpans: Bool { true }
 
     // MARK: Internals
+
+    /// The SQLite look-up: for each key, the row with the greatest lower bound at or below its width.
+    private static func lookUp(keys: [[UInt8]], units: [Int?], in pool: DatabasePool) throws
+        -> ([StoredMeasurement?], Int) {
+        try pool.read { db -> ([StoredMeasurement?], Int) in
+            let statement = try db.cachedStatement(sql: """
+                SELECT low, high, height, line_count, truncated, line_height, widest, check_value
+                FROM heights WHERE key = ? AND low <= ? ORDER BY low DESC LIMIT 1
+                """)
+            // The hot loop of a warm batch: the prepared statement stepped through SQLite's C API
+            // (GRDB's `Row` costs more than the look-up itself).
+            let raw = statement.sqliteStatement
+            defer {
+                sqlite3_reset(raw)
+                sqlite3_clear_bindings(raw)
+            }
+            var results: [StoredMeasurement?] = []
+            results.reserveCapacity(keys.count)
+            var damaged = 0
+            for (key, units) in zip(keys, units) {
+                guard let units else {
+                    results.append(nil)
+                    continue
+                }
+                let row = try key.withUnsafeBytes { key -> ReadRow? in
+                    sqlite3_reset(raw)
+                    sqlite3_bind_blob(raw, 1, key.baseAddress, Int32(key.count), nil)   // SQLITE_STATIC
+                    sqlite3_bind_int64(raw, 2, Int64(units))
+                    switch sqlite3_step(raw) {
+                    case SQLITE_DONE: return nil
+                    case SQLITE_ROW: return ReadRow(raw)
+                    case let code:
+                        throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                            message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                }
+                guard let row else {
+                    results.append(nil)
+                    continue
+                }
+                guard let stored = row.decode(key: key) else {
+                    damaged += 1
+                    results.append(nil)
+                    continue
+                }
+                results.append(stored.validWidthUnits.contains(units) ? stored : nil)
+            }
+            return (results, damaged)
+        }
+    }
+
+    /// The PostgreSQL answer: for each key, as SQLite's look-up picks it, the row with the greatest
+    /// lower bound at or below its width among the rows read, if it covers the width.
+    private static func match(keys: [[UInt8]], units: [Int?], rows: [[UInt8]: [PostgresHeights.Row]])
+        -> ([StoredMeasurement?], Int) {
+        var damaged = 0
+        let found = zip(keys, units).map { key, units -> StoredMeasurement? in
+            guard let units, let candidates = rows[key] else { return nil }
+            var best: PostgresHeights.Row?
+            for row in candidates where row.low <= Int64(units) && row.low > (best?.low ?? Int64.min) {
+                best = row
+            }
+            guard let best else { return nil }
+            guard let stored = best.measurement else {
+                damaged += 1
+                return nil
+            }
+            return stored.validWidthUnits.contains(units) ? stored : nil
+        }
+        return (found, damaged)
+    }
+
 
     private func fontDigest(_ fonts: FontCascade) -> [UInt8]? {
         let identity = fonts.fonts.map(ObjectIdentifier.init)
@@ -309,6 +415,9 @@ public final class HeightStore: MeasurementStore {
     /// table (same path, device, inode, size and modification time), else read and digested now and
     /// remembered in both.
     private func cascadeDigest(_ fonts: FontCascade) throws -> [UInt8] {
+        // A database on a server is shared by machines whose paths and inodes say nothing about each
+        // other's files: the digests stay in the process.
+        guard case .sqlite(let pool) = backend else { return try FontDigests.digest(of: fonts) }
         let states = try fonts.fonts.map { face throws(HeightStoreError) in try FontDigests.state(ofFile: face.path) }
         var digests = states.map(FontDigests.known)
         let unknown = digests.indices.filter { digests[$0] == nil }
@@ -368,25 +477,28 @@ public final class HeightStore: MeasurementStore {
             return
         }
         do {
-            try pool.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO heights
-                        (key, low, high, height, line_count, truncated, line_height, widest, check_value)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for row in rows {
-                    let m = row.measurement
-                    try statement.execute(arguments: [
-                        Data(row.key), Int64(m.validWidthUnits.lowerBound), Int64(m.validWidthUnits.upperBound),
-                        m.height, Int64(m.lineCount), m.isTruncated ? 1 : 0, m.lineHeight, m.widestLineWidth,
-                        StoreKey.check(key: row.key, m),
-                    ])
-                }
-            }
+            try pool.write { db in try insert(rows, into: db) }
             state.withLock { $0.statistics.written += rows.count }
         } catch {
             state.withLock { $0.statistics.dropped += rows.count }
             fail("writing failed: \(error)", path: path, state: state, warn: warn)
+        }
+    }
+
+    /// Writes `rows` into a SQLite store's table (a row of the same key and lower bound is replaced).
+    static func insert(_ rows: [StoreWriter.Row], into db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO heights
+                (key, low, high, height, line_count, truncated, line_height, widest, check_value)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for row in rows {
+            let m = row.measurement
+            try statement.execute(arguments: [
+                Data(row.key), Int64(m.validWidthUnits.lowerBound), Int64(m.validWidthUnits.upperBound),
+                m.height, Int64(m.lineCount), m.isTruncated ? 1 : 0, m.lineHeight, m.widestLineWidth,
+                StoreKey.check(key: row.key, m),
+            ])
         }
     }
 
@@ -412,6 +524,25 @@ public final class HeightStore: MeasurementStore {
             lineHeight = real(5)
             widest = real(6)
             check = integer(7)
+        }
+
+        /// The row from GRDB's values of the columns key, low, high, height, line_count, truncated,
+        /// line_height, widest, check_value (an export's).
+        init(_ values: [DatabaseValue]) {
+            func integer(_ column: Int) -> Int64? {
+                if case .int64(let value) = values[column].storage { value } else { nil }
+            }
+            func real(_ column: Int) -> Double? {
+                if case .double(let value) = values[column].storage { value } else { nil }
+            }
+            low = integer(1)
+            high = integer(2)
+            height = real(3)
+            lineCount = integer(4)
+            truncated = integer(5)
+            lineHeight = real(6)
+            widest = real(7)
+            check = integer(8)
         }
 
         /// The measurement, or nil when a column is missing or out of range or the check value differs.

@@ -3,11 +3,13 @@
 public enum HeightStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The folder the file should be in does not exist (the store never creates folders).
     case directoryNotFound(path: String)
-    /// SQLite could not open or create the file (permissions, a read-only file system, a full disk).
+    /// SQLite could not open or create the file (permissions, a read-only file system, a full disk); or
+    /// a PostgreSQL URL cannot be used (not understood, or the server refused us for good).
     case cannotOpen(path: String, reason: String)
     /// The file is not a SQLite database (random bytes, a truncated header) or is damaged.
     case corrupt(path: String, reason: String)
-    /// A SQLite database, but not a height store: it is left untouched.
+    /// A SQLite database (or PostgreSQL tables of the store's names), but not a height store: it is
+    /// left untouched.
     case foreign(path: String)
     /// A height store of a newer schema than this program understands: it is left untouched.
     case newerSchema(path: String, version: Int)
@@ -21,6 +23,7 @@ public enum HeightStoreError: Error, Hashable, Sendable, CustomStringConvertible
         case .directoryNotFound(let path): "\(path): its folder does not exist"
         case .cannotOpen(let path, let reason): "\(path): cannot open: \(reason)"
         case .corrupt(let path, let reason): "\(path): not a usable height store: \(reason)"
+        case .foreign(let path) where path.hasPrefix("postgres"): "\(path): tables of another program (left untouched)"
         case .foreign(let path): "\(path): a SQLite file of another program (left untouched)"
         case .newerSchema(let path, let version): "\(path): written by a newer textmeasure (schema \(version))"
         case .unreadableFont(let path, let reason): "font \(path) cannot be read to digest it: \(reason)"

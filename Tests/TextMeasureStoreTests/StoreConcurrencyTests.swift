@@ -65,7 +65,8 @@ struct StoreConcurrencyTests {
         let reference = try StoreFixtures.reference(input)
         for name in ["a", "b"] {
             #expect(FileManager.default.contents(atPath: "\(folder)/\(name).out") == Data(reference.utf8))
-            #expect(FileManager.default.contents(atPath: "\(folder)/\(name).err")?.isEmpty == true)
+            let errors = FileManager.default.contents(atPath: "\(folder)/\(name).err").map { String(decoding: $0, as: UTF8.self) }
+            #expect(errors == "", "\(name): \(errors ?? "no file")")
         }
         let third = try StoreFixtures.run(["batch", "--store", path, "--stats"], input: input)
         #expect(third.stdout == reference)
