@@ -102,6 +102,24 @@ extension ListHeights {
                 toMeasure.append(item)
             }
         }
+        if old.numberOfSections == 0 {
+            // The first apply (or one after an empty list): every section is inserted and no row
+            // carried, so the rows are measured in list order, with no per-row look-up in `old`.
+            let sections = new.sections
+            for section in sections {
+                let ends = self.supplements(of: section.id, width: width)
+                supplements.append(ends.header)
+                supplements.append(ends.footer)
+            }
+            if sections.count == 1 {
+                toMeasure = sections[0].items   // shares the snapshot's storage
+            } else {
+                toMeasure.reserveCapacity(new.numberOfItems)
+                for section in sections { toMeasure.append(contentsOf: section.items) }
+            }
+            return Prepared(version: version, width: width, old: old, new: new, changes: changes, reconfigured: ids,
+                            measured: measure(toMeasure, width: width), carried: [:], supplements: supplements)
+        }
         toMeasure.reserveCapacity(changes.insertedItems.count + changes.updatedItems.count)
         for s in changes.insertedSections {
             let section = new.sections[s]
@@ -206,21 +224,22 @@ extension ListHeights {
         }
 
         if state.tree.count == 0 {
-            // The first apply (or one after an empty list): every section is inserted; build in O(n),
-            // straight from the measurements.
-            let sections = new.sections
-            // Walks header, rows, footer of each section: (section, item), item -1 for the header.
-            let entries = sequence(state: (section: 0, item: -1)) { position -> OffsetTree.Entry? in
-                guard position.section < sections.count else { return nil }
-                let count = sections[position.section].items.count
-                defer {
-                    position.item += 1
-                    if position.item > count { position = (position.section + 1, -1) }
-                }
-                if position.item < 0 || position.item == count { return supplements.next()! }
-                return newRow(ItemPath(section: position.section, item: position.item))
+            // The first apply (or one after an empty list): every section is inserted and no row is
+            // carried (`prepare` measured the rows in list order); build in O(n), straight from the
+            // measurements, with no per-row look-up.
+            precondition(prepared.carried.isEmpty, "ListHeights: rows carried into an empty list")
+            var entries: [OffsetTree.Entry] = []
+            entries.reserveCapacity(new.numberOfItems + 2 * new.numberOfSections)
+            var next = 0
+            let heights = prepared.measured
+            for section in new.sections {
+                entries.append(supplements.next()!)
+                let count = section.items.count
+                for index in next..<next + count { entries.append(OffsetTree.Entry(unchecked: heights[index], kind: kind)) }
+                next += count
+                entries.append(supplements.next()!)
             }
-            state.tree = OffsetTree(count: new.numberOfItems + 2 * new.numberOfSections, entries)
+            state.tree = OffsetTree(entries)
         } else {
             // Removals, descending, at old indexes.
             var movedItems: [ItemPath: OffsetTree.Entry] = [:]
