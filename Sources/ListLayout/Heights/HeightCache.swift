@@ -707,6 +707,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Whether rows are estimated by a closure of their own (a row layout's, or one given), rather than
+    /// from the heights measured: such estimates read each row.
+    var hasEstimator: Bool { estimator != nil }
+
     /// Changes whenever cached heights may have gone stale (``invalidate(_:)``, ``removeAll()``): a
     /// caller holding heights it read earlier (``ListHeights`` across a width drag) reads them again.
     var generation: Int { state.withLock { $0.generation } }

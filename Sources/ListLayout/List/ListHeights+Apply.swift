@@ -23,7 +23,9 @@ extension ListHeights {
     public func apply(_ snapshot: Snapshot, reconfiguring ids: Set<Item.ID> = []) -> ListChanges {
         edits.withLock { _ in
             let prepared = prepare(snapshot, reconfiguring: ids)
-            return state.withLock { replay(prepared, anchor: nil, in: &$0).changes }
+            let changes = state.withLock { replay(prepared, anchor: nil, in: &$0).changes }
+            if prepared.provisional { startRefinement() }
+            return changes
         }
     }
 
@@ -60,6 +62,7 @@ extension ListHeights {
         return edits.withLock { _ in
             let prepared = prepare(snapshot, reconfiguring: ids)
             let result = state.withLock { replay(prepared, anchor: anchor, in: &$0) }
+            if prepared.provisional { startRefinement() }
             return (result.changes, result.contentOffset ?? anchor)
         }
     }
@@ -83,6 +86,9 @@ extension ListHeights {
         var carried: [ItemPath: ItemPath]
         /// Header and footer of each inserted section, in order.
         var supplements: [OffsetTree.Entry]
+        /// Whether `measured` holds one provisional estimate for every row (a large first apply in
+        /// lazy mode), to be refined in the background once committed.
+        var provisional = false
     }
 
     /// The expensive half of an apply, done without the state lock: the diff and the measurements.
@@ -116,6 +122,11 @@ extension ListHeights {
             } else {
                 toMeasure.reserveCapacity(new.numberOfItems)
                 for section in sections { toMeasure.append(contentsOf: section.items) }
+            }
+            if case .lazy = measuring, toMeasure.count >= Self.refinedInBackground, cache.hasEstimator {
+                return Prepared(version: version, width: width, old: old, new: new, changes: changes,
+                                reconfigured: ids, measured: provisionalEstimates(toMeasure, width: width),
+                                carried: [:], supplements: supplements, provisional: true)
             }
             return Prepared(version: version, width: width, old: old, new: new, changes: changes, reconfigured: ids,
                             measured: measure(toMeasure, width: width), carried: [:], supplements: supplements)
@@ -178,6 +189,7 @@ extension ListHeights {
                 prepared = prepare(prepared.new, reconfiguring: prepared.reconfigured)
             }
             let result = state.withLock { replay(prepared, anchor: anchor, in: &$0) }
+            if prepared.provisional { startRefinement() }
             return (result.changes, anchor.map { result.contentOffset ?? $0 })
         }
     }
@@ -191,6 +203,8 @@ extension ListHeights {
     func replay(_ prepared: Prepared, anchor: Double?, in state: inout State)
         -> (changes: ListChanges, contentOffset: Double?) {
         precondition(state.version == prepared.version, "ListHeights: a batch prepared against another version")
+        // The view's offset does not yet know how far background refinement moved the rows above it.
+        let anchor = anchor.map { $0 + Self.takePendingCorrection(in: &state) }
         let changes = prepared.changes
         let old = prepared.old, new = prepared.new
 
@@ -283,7 +297,9 @@ extension ListHeights {
         guard let anchored else { return (changes, old.numberOfSections == 0 ? anchor : 0) }
         let index = Self.index(of: anchored.row, in: new, tree: state.tree)
         let distance = anchor - OffsetTree.pixels(anchored.oldOffset)
-        return (changes, OffsetTree.pixels(state.tree.offset(of: index)) + distance)
+        let contentOffset = OffsetTree.pixels(state.tree.offset(of: index)) + distance
+        state.viewportTop = Self.units(atOffset: contentOffset)
+        return (changes, contentOffset)
     }
 
     // MARK: Anchoring

@@ -63,6 +63,8 @@ extension ListHeights {
                 (newEntries, ranges) = (.all(laidOut.entries), laidOut.ranges)
             }
             return state.withLock { state in
+                let anchor = anchor + Self.takePendingCorrection(in: &state)
+                state.refinement = nil   // every row is estimated afresh at the new width
                 var offset = anchor
                 if state.tree.count > 0 {
                     let y = Self.units(atOffset: anchor)
@@ -197,7 +199,8 @@ extension ListHeights {
     @discardableResult
     public func prepareRows(in range: Range<Double>) -> Double {
         guard case .lazy(let overscan) = measuring, range.lowerBound.isFinite, range.upperBound.isFinite else { return 0 }
-        var correction = 0.0
+        var correction = state.withLock { Self.takePendingCorrection(in: &$0) }
+        defer { state.withLock { $0.viewportTop = Self.units(atOffset: range.lowerBound + correction) } }
         while true {
             let found = state.withLock { state -> (version: Int, width: Double, rows: [(index: Int, item: Item)]) in
                 let rows = Self.estimatedRows(from: range.lowerBound + correction - overscan,
@@ -216,6 +219,7 @@ extension ListHeights {
                     state.tree.setEntry(OffsetTree.Entry(height: OffsetTree.units(height), kind: .item), at: row.index)
                 }
                 correction += OffsetTree.pixels(state.tree.offset(of: top) - before)
+                correction += Self.takePendingCorrection(in: &state)
             }
         }
     }

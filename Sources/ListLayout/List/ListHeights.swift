@@ -69,6 +69,14 @@ where Item.ID: Sendable {
         var version: Int
         /// Eager mode: the rows' valid widths from the last width change, while they still hold.
         var rowRanges: RowRanges? = nil
+        /// Lazy mode: rows still counting with a provisional estimate, refined in the background.
+        var refinement: Refinement? = nil
+        /// The top of the viewport last given to ``prepareRows(in:)``, in units of today's offsets
+        /// (moved along when background refinement changes rows above it).
+        var viewportTop: Int64 = 0
+        /// How far background refinement moved the content above ``viewportTop`` since the view was
+        /// last told (by ``prepareRows(in:)`` or an anchored apply or width change), in units.
+        var pendingCorrection: Int64 = 0
     }
 
     /// Every row's valid width range from the last width change, in list order, for as long as the
@@ -100,6 +108,10 @@ where Item.ID: Sendable {
     let prefetchGeneration = Locked(0)
     /// Prefetch work under way (tests wait on it).
     let prefetchGroup = DispatchGroup()
+    /// Background refinement under way (tests wait on it).
+    let refinementGroup = DispatchGroup()
+    /// When set (tests), a refinement is started but its steps are left to the caller (``refineStep(token:)``).
+    let refinesByHand = Locked(false)
 
     /// A list with no sections yet, laid out at `width`.
     ///
