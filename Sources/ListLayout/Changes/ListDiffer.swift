@@ -146,9 +146,26 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     @inlinable
     mutating func diffMiddle(_ middle: Range<Int>, of newItems: [Item], oldItems: [Item], oldMiddle: Range<Int>,
                              old i: Int, new j: Int) {
+        // The scratch arrays are moved out of `self` for the loop: appending to a stored property of a
+        // struct in a mutating method checks its uniqueness on every append, and this loop runs once
+        // per item of the middle (a million for a long list changed all over).
+        var sources = self.sources, others = self.others, kept = self.kept
+        self.sources = []
+        self.others = []
+        self.kept = []
+        defer {
+            self.sources = sources
+            self.others = others
+            self.kept = kept
+        }
         sources.removeAll(keepingCapacity: true)
         sources.reserveCapacity(middle.count)
         others.removeAll(keepingCapacity: true)
+        // Positions in `middle` (offsets from its start) of the insertions, in order: while the old
+        // indexes only increase, the batch is these and the moves from other sections, with no second
+        // pass over the middle.
+        var insertions: [Int] = []
+        var fromOthers: [Int] = []
         let oldStart = old.sectionStarts[i]
         let oldItemsRange = oldStart..<(oldStart + oldItems.count)   // flat positions of section i
         var increasing = true
@@ -159,46 +176,59 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         var next = oldMiddle.lowerBound
         for k in middle {
             let source: Int
-            if next < oldMiddle.upperBound && oldItems[next].id == newItems[k].id {
+            let item = newItems[k]
+            if next < oldMiddle.upperBound && oldItems[next].id == item.id {
                 source = next
-            } else if let flat = old.itemIndex.position(of: newItems[k].id) {
+            } else if let flat = old.itemIndex.position(of: item.id) {
                 if oldItemsRange.contains(flat) {
                     source = flat - oldStart
                 } else {
                     let from = old.indexPath(forFlatIndex: flat)
                     guard oldToNew[from.section] >= 0 else {
                         // Its old section is deleted: an insertion here.
+                        insertions.append(sources.count)
                         sources.append(Self.inserted)
                         continue
                     }
                     kept[flat] = true
-                    if old.sections[from.section].items[from.item] != newItems[k] {
+                    if old.sections[from.section].items[from.item] != item {
                         changes.updatedItems.append(ItemPath(section: j, item: k))
                     }
+                    fromOthers.append(sources.count)
                     sources.append(Self.firstOther - others.count)
                     others.append(from)
                     continue
                 }
             } else {
                 // New: an insertion here.
+                insertions.append(sources.count)
                 sources.append(Self.inserted)
                 continue
             }
             kept[oldStart + source] = true
-            if oldItems[source] != newItems[k] { changes.updatedItems.append(ItemPath(section: j, item: k)) }
+            if oldItems[source] != item { changes.updatedItems.append(ItemPath(section: j, item: k)) }
             if source < last { increasing = false }
             last = source
             next = source + 1
             sources.append(source)
         }
-        // Items of this section outside a longest increasing run of old indexes move; when the run is
-        // all of them, none does.
-        if !increasing { lis.mark(&sources, with: Self.stays) }
+        if increasing {
+            // No item of this section moves: the batch is the insertions and the moves from other
+            // sections, each already in order of position.
+            for m in insertions { changes.insertedItems.append(ItemPath(section: j, item: middle.lowerBound + m)) }
+            for m in fromOthers {
+                changes.movedItems.append(ListMove(from: others[Self.firstOther - sources[m]],
+                                                   to: ItemPath(section: j, item: middle.lowerBound + m)))
+            }
+            return
+        }
+        // Items of this section outside a longest increasing run of old indexes move.
+        lis.mark(&sources, with: Self.stays)
         for m in sources.indices {
             let to = ItemPath(section: j, item: middle.lowerBound + m)
             let source = sources[m]
             if source >= 0 {
-                if !increasing { changes.movedItems.append(ListMove(from: ItemPath(section: i, item: source), to: to)) }
+                changes.movedItems.append(ListMove(from: ItemPath(section: i, item: source), to: to))
             } else if source == Self.inserted {
                 changes.insertedItems.append(to)
             } else if source != Self.stays {
