@@ -48,9 +48,10 @@ extension ListHeights {
         if refinesByHand.withLock({ $0 }) { return token }
         let group = refinementGroup
         group.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
+        // Weakly held: a list dropped by its view stops refining after the step under way.
+        DispatchQueue.global(qos: .utility).async { [weak self] in
             defer { group.leave() }
-            while refineStep(token: token) {}
+            while let list = self, list.refineStep(token: token) {}
         }
         return token
     }

@@ -194,7 +194,8 @@ extension ListHeights {
     ///
     /// - Parameter range: The viewport: content offsets from its top to its bottom.
     /// - Returns: The correction to add to the content offset: the change in height of the rows above
-    ///   the viewport's top row.
+    ///   the viewport's top row, including the rows whose estimates background refinement changed
+    ///   since the view was last told (see "Large lazy lists" in ``ListHeights``).
     /// - Complexity: O(r log n) for r rows in the viewport and overscan, plus their measurements.
     @discardableResult
     public func prepareRows(in range: Range<Double>) -> Double {
