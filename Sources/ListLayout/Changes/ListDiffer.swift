@@ -174,12 +174,26 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         // to the next new item by comparing identifiers, with no hashing, so a run of items kept in
         // order costs one look-up at its start.
         var next = oldMiddle.lowerBound
-        for k in middle {
+        oldItems.withUnsafeBufferPointer { oldBuffer in
+        newItems.withUnsafeBufferPointer { newBuffer in
+        kept.withUnsafeMutableBufferPointer { keptBuffer in
+        var k = middle.lowerBound
+        while k < middle.upperBound {
+            // A run kept in order, side by side: no look-up, no bounds check. `next` is one past the
+            // last old index matched, so the run's indexes only increase.
+            while k < middle.upperBound && next < oldMiddle.upperBound && oldBuffer[next].id == newBuffer[k].id {
+                keptBuffer[oldStart + next] = true
+                if oldBuffer[next] != newBuffer[k] { changes.updatedItems.append(ItemPath(section: j, item: k)) }
+                sources.append(next)
+                last = next
+                next += 1
+                k += 1
+            }
+            guard k < middle.upperBound else { break }
+            defer { k += 1 }
             let source: Int
-            let item = newItems[k]
-            if next < oldMiddle.upperBound && oldItems[next].id == item.id {
-                source = next
-            } else if let flat = old.itemIndex.position(of: item.id) {
+            let item = newBuffer[k]
+            if let flat = old.itemIndex.position(of: item.id) {
                 if oldItemsRange.contains(flat) {
                     source = flat - oldStart
                 } else {
@@ -190,7 +204,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                         sources.append(Self.inserted)
                         continue
                     }
-                    kept[flat] = true
+                    keptBuffer[flat] = true
                     if old.sections[from.section].items[from.item] != item {
                         changes.updatedItems.append(ItemPath(section: j, item: k))
                     }
@@ -205,12 +219,15 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                 sources.append(Self.inserted)
                 continue
             }
-            kept[oldStart + source] = true
-            if oldItems[source] != item { changes.updatedItems.append(ItemPath(section: j, item: k)) }
+            keptBuffer[oldStart + source] = true
+            if oldBuffer[source] != item { changes.updatedItems.append(ItemPath(section: j, item: k)) }
             if source < last { increasing = false }
             last = source
             next = source + 1
             sources.append(source)
+        }
+        }
+        }
         }
         if increasing {
             // No item of this section moves: the batch is the insertions and the moves from other
