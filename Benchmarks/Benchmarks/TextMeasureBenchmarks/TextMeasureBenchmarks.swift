@@ -6,13 +6,13 @@ import TextMeasure
 
 /// The multilingual corpus from the package's tests, read by the tests' own loader (`Corpus.swift`
 /// here is a link to Tests/TestSupport/Corpus.swift).
-private let corpus: [String] = {
+let corpus: [String] = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<4 { url.deleteLastPathComponent() }
     return Corpus.load(from: url.appendingPathComponent("Tests/Corpus/multilingual.txt").path) ?? []
 }()
 
-private let measurer = try! TextMeasurer()
+let measurer = try! TextMeasurer()
 private let style = TextStyle(size: 17)
 /// A typical list row: about 150 characters of English.
 private let row = "Reminder: the team meeting has moved to Thursday at 3 pm. Please bring your quarterly numbers and any questions about the roadmap."
@@ -132,7 +132,7 @@ private func sharedDraggedList() -> ListHeights<Int, Message> {
 /// `--metric mallocCountTotal` matters: the sampler behind `.peakMemoryResident` allocates on its
 /// own thread, adding 15–20 allocations to every iteration. Counts above 2,048 are kept by the
 /// histogram to 3 significant digits (in steps of 2 up to 4,096, …, 32 up to 65,536).
-private func allocations(tolerance: Int = 0) -> [BenchmarkMetric: BenchmarkThresholds] {
+func allocations(tolerance: Int = 0) -> [BenchmarkMetric: BenchmarkThresholds] {
     [.mallocCountTotal: BenchmarkThresholds(absolute: [.p90: tolerance])]
 }
 
@@ -312,4 +312,6 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(cache.statistics.entries)
         }
     }
+
+    millionRowBenchmarks()
 }

@@ -146,9 +146,26 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     @inlinable
     mutating func diffMiddle(_ middle: Range<Int>, of newItems: [Item], oldItems: [Item], oldMiddle: Range<Int>,
                              old i: Int, new j: Int) {
+        // The scratch arrays are moved out of `self` for the loop: appending to a stored property of a
+        // struct in a mutating method checks its uniqueness on every append, and this loop runs once
+        // per item of the middle (a million for a long list changed all over).
+        var sources = self.sources, others = self.others, kept = self.kept
+        self.sources = []
+        self.others = []
+        self.kept = []
+        defer {
+            self.sources = sources
+            self.others = others
+            self.kept = kept
+        }
         sources.removeAll(keepingCapacity: true)
         sources.reserveCapacity(middle.count)
         others.removeAll(keepingCapacity: true)
+        // Positions in `middle` (offsets from its start) of the insertions, in order: while the old
+        // indexes only increase, the batch is these and the moves from other sections, with no second
+        // pass over the middle.
+        var insertions: [Int] = []
+        var fromOthers: [Int] = []
         let oldStart = old.sectionStarts[i]
         let oldItemsRange = oldStart..<(oldStart + oldItems.count)   // flat positions of section i
         var increasing = true
@@ -157,48 +174,78 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         // to the next new item by comparing identifiers, with no hashing, so a run of items kept in
         // order costs one look-up at its start.
         var next = oldMiddle.lowerBound
-        for k in middle {
+        oldItems.withUnsafeBufferPointer { oldBuffer in
+        newItems.withUnsafeBufferPointer { newBuffer in
+        kept.withUnsafeMutableBufferPointer { keptBuffer in
+        var k = middle.lowerBound
+        while k < middle.upperBound {
+            // A run kept in order, side by side: no look-up, no bounds check. `next` is one past the
+            // last old index matched, so the run's indexes only increase.
+            while k < middle.upperBound && next < oldMiddle.upperBound && oldBuffer[next].id == newBuffer[k].id {
+                keptBuffer[oldStart + next] = true
+                if oldBuffer[next] != newBuffer[k] { changes.updatedItems.append(ItemPath(section: j, item: k)) }
+                sources.append(next)
+                last = next
+                next += 1
+                k += 1
+            }
+            guard k < middle.upperBound else { break }
+            defer { k += 1 }
             let source: Int
-            if next < oldMiddle.upperBound && oldItems[next].id == newItems[k].id {
-                source = next
-            } else if let flat = old.itemIndex.position(of: newItems[k].id) {
+            let item = newBuffer[k]
+            if let flat = old.itemIndex.position(of: item.id) {
                 if oldItemsRange.contains(flat) {
                     source = flat - oldStart
                 } else {
                     let from = old.indexPath(forFlatIndex: flat)
                     guard oldToNew[from.section] >= 0 else {
                         // Its old section is deleted: an insertion here.
+                        insertions.append(sources.count)
                         sources.append(Self.inserted)
                         continue
                     }
-                    kept[flat] = true
-                    if old.sections[from.section].items[from.item] != newItems[k] {
+                    keptBuffer[flat] = true
+                    if old.sections[from.section].items[from.item] != item {
                         changes.updatedItems.append(ItemPath(section: j, item: k))
                     }
+                    fromOthers.append(sources.count)
                     sources.append(Self.firstOther - others.count)
                     others.append(from)
                     continue
                 }
             } else {
                 // New: an insertion here.
+                insertions.append(sources.count)
                 sources.append(Self.inserted)
                 continue
             }
-            kept[oldStart + source] = true
-            if oldItems[source] != newItems[k] { changes.updatedItems.append(ItemPath(section: j, item: k)) }
+            keptBuffer[oldStart + source] = true
+            if oldBuffer[source] != item { changes.updatedItems.append(ItemPath(section: j, item: k)) }
             if source < last { increasing = false }
             last = source
             next = source + 1
             sources.append(source)
         }
-        // Items of this section outside a longest increasing run of old indexes move; when the run is
-        // all of them, none does.
-        if !increasing { lis.mark(&sources, with: Self.stays) }
+        }
+        }
+        }
+        if increasing {
+            // No item of this section moves: the batch is the insertions and the moves from other
+            // sections, each already in order of position.
+            for m in insertions { changes.insertedItems.append(ItemPath(section: j, item: middle.lowerBound + m)) }
+            for m in fromOthers {
+                changes.movedItems.append(ListMove(from: others[Self.firstOther - sources[m]],
+                                                   to: ItemPath(section: j, item: middle.lowerBound + m)))
+            }
+            return
+        }
+        // Items of this section outside a longest increasing run of old indexes move.
+        lis.mark(&sources, with: Self.stays)
         for m in sources.indices {
             let to = ItemPath(section: j, item: middle.lowerBound + m)
             let source = sources[m]
             if source >= 0 {
-                if !increasing { changes.movedItems.append(ListMove(from: ItemPath(section: i, item: source), to: to)) }
+                changes.movedItems.append(ListMove(from: ItemPath(section: i, item: source), to: to))
             } else if source == Self.inserted {
                 changes.insertedItems.append(to)
             } else if source != Self.stays {

@@ -1,6 +1,7 @@
 extension HeightCache {
-    /// The cache's batch look-up (``HeightCache/measurements(for:width:)``), compiled for the model type
-    /// the cache was made with.
+    /// The cache's batch look-ups (``HeightCache/measurements(for:width:)``,
+    /// ``HeightCache/estimatedHeights(for:width:conservative:)``), compiled for the model type the cache
+    /// was made with.
     ///
     /// A generic caller that is not itself specialized (``ListHeights``, whose methods are compiled
     /// once for every item type) would otherwise run the look-up as generic code: Swift's generic
@@ -14,10 +15,17 @@ extension HeightCache {
         /// Arguments: the cache, the models, their hash values when the caller has them, the width.
         @usableFromInline let measurements: @Sendable (HeightCache, [Model], [Int]?, Double) -> [RowMeasurement]
 
+        /// ``HeightCache/estimatedHeightsBody(for:width:conservative:)`` of a cache.
+        /// Arguments: the cache, the models, the width, whether conservative.
+        @usableFromInline let estimatedHeights: @Sendable (HeightCache, [Model], Double, Bool) -> [Double]
+
         @inlinable
         package init() {
             measurements = { cache, models, modelHashes, width in
                 cache.measurementsBody(for: models, modelHashes: modelHashes, width: width)
+            }
+            estimatedHeights = { cache, models, width, conservative in
+                cache.estimatedHeightsBody(for: models, width: width, conservative: conservative)
             }
         }
     }

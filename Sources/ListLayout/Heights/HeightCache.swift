@@ -577,38 +577,94 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// ``estimatedHeight(for:width:conservative:)`` for many rows, taking the cache's lock once for all
     /// of them (a list of a million rows estimated at once, say).
     ///
+    /// A cache that holds no height yet (a list's first apply) skips the look-ups, so no model is
+    /// hashed; the estimates themselves are made on all cores when there are many.
+    ///
     /// - Parameters:
     ///   - models: The rows' models.
     ///   - width: The rows' width in pixels; any number, as for one row.
     ///   - conservative: Whether to return heights the rows never exceed.
     /// - Returns: The heights of `models`, in order.
-    /// - Complexity: O(*n*) look-ups under one lock, then the estimates of the rows not cached, outside it.
+    /// - Complexity: O(*n*) look-ups under one lock (none when the cache is empty), then the estimates
+    ///   of the rows not cached, outside it.
+    @inlinable
     public func estimatedHeights(for models: [Model], width: Double, conservative: Bool = false) -> [Double] {
+        specialized.estimatedHeights(self, models, width, conservative)
+    }
+
+    /// The body of ``estimatedHeights(for:width:conservative:)``, called through ``specialized`` so that
+    /// a caller compiled without knowing the model type (``ListHeights``) still runs it specialized.
+    @inlinable
+    func estimatedHeightsBody(for models: [Model], width: Double, conservative: Bool) -> [Double] {
         guard let units = WidthLimits.units(ifValid: width) else {
             return Array(repeating: conservative ? .infinity : fallbackEstimate, count: models.count)
         }
-        var heights = [Double?](repeating: nil, count: models.count)
+        // NaN marks a row with no cached height (a height is finite).
+        var heights = [Double](repeating: .nan, count: models.count)
         let known = state.withLock { state in
-            for (index, model) in models.enumerated() {
-                heights[index] = Self.cached(Key(width: units, model: model), width: width, in: &state)?.height
+            var missing = models.count
+            if state.entries.count == 0 {
+                // Nothing to find: mark the width used, as a look-up would, and hash no model.
+                Self.touch(width: units, in: &state)
+            } else {
+                missing = 0
+                for index in models.indices {
+                    if let found = Self.cached(Key(width: units, model: models[index]), width: width, in: &state) {
+                        heights[index] = found.height
+                    } else {
+                        missing += 1
+                    }
+                }
             }
-            return Self.knownForEstimates(width: units, in: &state, count: heights.count { $0 == nil })
+            return Self.knownForEstimates(width: units, in: &state, count: missing)
         }
-        return zip(models, heights).map { model, cached in
-            cached ?? estimate(model, width: width, known: known, conservative: conservative)
+        guard let estimator else {
+            let constant = (conservative ? known.tallest : known.mean) ?? fallbackEstimate
+            for index in heights.indices where heights[index].isNaN { heights[index] = constant }
+            return heights
         }
+        // Estimates are independent and cost about a microsecond each: spread over the cores in
+        // blocks large enough that handing a block out costs nothing beside it.
+        let blockSize = 4_096
+        let blocks = (models.count + blockSize - 1) / blockSize
+        heights.withUnsafeMutableBufferPointer { buffer in
+            let slots = SendableBuffer(buffer.baseAddress!)
+            let scale = known.scale
+            let estimateBlock = { @Sendable (block: Int) in
+                for index in block * blockSize..<min(models.count, (block + 1) * blockSize)
+                    where slots.base[index].isNaN {
+                    let estimate = estimator(models[index], width, scale).value
+                    slots.base[index] = conservative ? estimate.maximum : estimate.expected
+                }
+            }
+            if blocks > 1 {
+                DispatchQueue.concurrentPerform(iterations: blocks, execute: estimateBlock)
+            } else if blocks == 1 {
+                estimateBlock(0)
+            }
+        }
+        return heights
     }
 
     /// What estimates at one width start from, read under the lock: the learned scale of text
     /// heights, and the mean and tallest heights measured at this width.
+    @usableFromInline
     struct KnownForEstimates {
-        var scale: Double
-        var mean: Double?
-        var tallest: Double?
+        @usableFromInline var scale: Double
+        @usableFromInline var mean: Double?
+        @usableFromInline var tallest: Double?
+
+        @usableFromInline
+        init(scale: Double, mean: Double?, tallest: Double?) {
+            self.scale = scale
+            self.mean = mean
+            self.tallest = tallest
+        }
     }
 
     /// Under the lock: the figures estimates at `width` (in units) start from, counting `count`
     /// estimates (the rows not cached).
+    @usableFromInline
     static func knownForEstimates(width: Int, in state: inout State, count: Int) -> KnownForEstimates {
         state.statistics.estimates += count
         let measured = state.measuredByWidth[width]
@@ -650,6 +706,10 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
             state.generation += 1
         }
     }
+
+    /// Whether rows are estimated by a closure of their own (a row layout's, or one given), rather than
+    /// from the heights measured: such estimates read each row.
+    var hasEstimator: Bool { estimator != nil }
 
     /// Changes whenever cached heights may have gone stale (``invalidate(_:)``, ``removeAll()``): a
     /// caller holding heights it read earlier (``ListHeights`` across a width drag) reads them again.

@@ -23,7 +23,9 @@ extension ListHeights {
     public func apply(_ snapshot: Snapshot, reconfiguring ids: Set<Item.ID> = []) -> ListChanges {
         edits.withLock { _ in
             let prepared = prepare(snapshot, reconfiguring: ids)
-            return state.withLock { replay(prepared, anchor: nil, in: &$0).changes }
+            let changes = state.withLock { replay(prepared, anchor: nil, in: &$0).changes }
+            if prepared.provisional { startRefinement() }
+            return changes
         }
     }
 
@@ -60,6 +62,7 @@ extension ListHeights {
         return edits.withLock { _ in
             let prepared = prepare(snapshot, reconfiguring: ids)
             let result = state.withLock { replay(prepared, anchor: anchor, in: &$0) }
+            if prepared.provisional { startRefinement() }
             return (result.changes, result.contentOffset ?? anchor)
         }
     }
@@ -83,6 +86,9 @@ extension ListHeights {
         var carried: [ItemPath: ItemPath]
         /// Header and footer of each inserted section, in order.
         var supplements: [OffsetTree.Entry]
+        /// Whether `measured` holds one provisional estimate for every row (a large first apply in
+        /// lazy mode), to be refined in the background once committed.
+        var provisional = false
     }
 
     /// The expensive half of an apply, done without the state lock: the diff and the measurements.
@@ -101,6 +107,29 @@ extension ListHeights {
             } else {
                 toMeasure.append(item)
             }
+        }
+        if old.numberOfSections == 0 {
+            // The first apply (or one after an empty list): every section is inserted and no row
+            // carried, so the rows are measured in list order, with no per-row look-up in `old`.
+            let sections = new.sections
+            for section in sections {
+                let ends = self.supplements(of: section.id, width: width)
+                supplements.append(ends.header)
+                supplements.append(ends.footer)
+            }
+            if sections.count == 1 {
+                toMeasure = sections[0].items   // shares the snapshot's storage
+            } else {
+                toMeasure.reserveCapacity(new.numberOfItems)
+                for section in sections { toMeasure.append(contentsOf: section.items) }
+            }
+            if case .lazy = measuring, toMeasure.count >= Self.refinedInBackground, cache.hasEstimator {
+                return Prepared(version: version, width: width, old: old, new: new, changes: changes,
+                                reconfigured: ids, measured: provisionalEstimates(toMeasure, width: width),
+                                carried: [:], supplements: supplements, provisional: true)
+            }
+            return Prepared(version: version, width: width, old: old, new: new, changes: changes, reconfigured: ids,
+                            measured: measure(toMeasure, width: width), carried: [:], supplements: supplements)
         }
         toMeasure.reserveCapacity(changes.insertedItems.count + changes.updatedItems.count)
         for s in changes.insertedSections {
@@ -160,6 +189,7 @@ extension ListHeights {
                 prepared = prepare(prepared.new, reconfiguring: prepared.reconfigured)
             }
             let result = state.withLock { replay(prepared, anchor: anchor, in: &$0) }
+            if prepared.provisional { startRefinement() }
             return (result.changes, anchor.map { result.contentOffset ?? $0 })
         }
     }
@@ -173,6 +203,8 @@ extension ListHeights {
     func replay(_ prepared: Prepared, anchor: Double?, in state: inout State)
         -> (changes: ListChanges, contentOffset: Double?) {
         precondition(state.version == prepared.version, "ListHeights: a batch prepared against another version")
+        // The view's offset does not yet know how far background refinement moved the rows above it.
+        let anchor = anchor.map { $0 + Self.takePendingCorrection(in: &state) }
         let changes = prepared.changes
         let old = prepared.old, new = prepared.new
 
@@ -206,21 +238,22 @@ extension ListHeights {
         }
 
         if state.tree.count == 0 {
-            // The first apply (or one after an empty list): every section is inserted; build in O(n),
-            // straight from the measurements.
-            let sections = new.sections
-            // Walks header, rows, footer of each section: (section, item), item -1 for the header.
-            let entries = sequence(state: (section: 0, item: -1)) { position -> OffsetTree.Entry? in
-                guard position.section < sections.count else { return nil }
-                let count = sections[position.section].items.count
-                defer {
-                    position.item += 1
-                    if position.item > count { position = (position.section + 1, -1) }
-                }
-                if position.item < 0 || position.item == count { return supplements.next()! }
-                return newRow(ItemPath(section: position.section, item: position.item))
+            // The first apply (or one after an empty list): every section is inserted and no row is
+            // carried (`prepare` measured the rows in list order); build in O(n), straight from the
+            // measurements, with no per-row look-up.
+            precondition(prepared.carried.isEmpty, "ListHeights: rows carried into an empty list")
+            var entries: [OffsetTree.Entry] = []
+            entries.reserveCapacity(new.numberOfItems + 2 * new.numberOfSections)
+            var next = 0
+            let heights = prepared.measured
+            for section in new.sections {
+                entries.append(supplements.next()!)
+                let count = section.items.count
+                for index in next..<next + count { entries.append(OffsetTree.Entry(unchecked: heights[index], kind: kind)) }
+                next += count
+                entries.append(supplements.next()!)
             }
-            state.tree = OffsetTree(count: new.numberOfItems + 2 * new.numberOfSections, entries)
+            state.tree = OffsetTree(entries)
         } else {
             // Removals, descending, at old indexes.
             var movedItems: [ItemPath: OffsetTree.Entry] = [:]
@@ -264,7 +297,9 @@ extension ListHeights {
         guard let anchored else { return (changes, old.numberOfSections == 0 ? anchor : 0) }
         let index = Self.index(of: anchored.row, in: new, tree: state.tree)
         let distance = anchor - OffsetTree.pixels(anchored.oldOffset)
-        return (changes, OffsetTree.pixels(state.tree.offset(of: index)) + distance)
+        let contentOffset = OffsetTree.pixels(state.tree.offset(of: index)) + distance
+        state.viewportTop = Self.units(atOffset: contentOffset)
+        return (changes, contentOffset)
     }
 
     // MARK: Anchoring

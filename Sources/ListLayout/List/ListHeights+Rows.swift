@@ -63,6 +63,8 @@ extension ListHeights {
                 (newEntries, ranges) = (.all(laidOut.entries), laidOut.ranges)
             }
             return state.withLock { state in
+                let anchor = anchor + Self.takePendingCorrection(in: &state)
+                state.refinement = nil   // every row is estimated afresh at the new width
                 var offset = anchor
                 if state.tree.count > 0 {
                     let y = Self.units(atOffset: anchor)
@@ -192,12 +194,14 @@ extension ListHeights {
     ///
     /// - Parameter range: The viewport: content offsets from its top to its bottom.
     /// - Returns: The correction to add to the content offset: the change in height of the rows above
-    ///   the viewport's top row.
+    ///   the viewport's top row, including the rows whose estimates background refinement changed
+    ///   since the view was last told (see "Large lazy lists" in ``ListHeights``).
     /// - Complexity: O(r log n) for r rows in the viewport and overscan, plus their measurements.
     @discardableResult
     public func prepareRows(in range: Range<Double>) -> Double {
         guard case .lazy(let overscan) = measuring, range.lowerBound.isFinite, range.upperBound.isFinite else { return 0 }
-        var correction = 0.0
+        var correction = state.withLock { Self.takePendingCorrection(in: &$0) }
+        defer { state.withLock { $0.viewportTop = Self.units(atOffset: range.lowerBound + correction) } }
         while true {
             let found = state.withLock { state -> (version: Int, width: Double, rows: [(index: Int, item: Item)]) in
                 let rows = Self.estimatedRows(from: range.lowerBound + correction - overscan,
@@ -216,6 +220,7 @@ extension ListHeights {
                     state.tree.setEntry(OffsetTree.Entry(height: OffsetTree.units(height), kind: .item), at: row.index)
                 }
                 correction += OffsetTree.pixels(state.tree.offset(of: top) - before)
+                correction += Self.takePendingCorrection(in: &state)
             }
         }
     }

@@ -30,9 +30,17 @@ import Dispatch
 /// of rows. Either way a row whose contents did not change is never measured again: moved rows and
 /// rows that kept their contents keep their heights.
 ///
+/// **Large lazy lists.** When a lazy list's first apply brings 65,536 rows or more and the cache
+/// estimates each row from its contents (a row layout, or an `estimate` closure), every row first
+/// counts with one provisional height, the mean estimate of 1,024 rows spread over the list, so the
+/// apply costs no more than building the offsets; each row's own estimate is then written in the
+/// background, in list order. Rows above the viewport that change move the content: the next
+/// ``prepareRows(in:)`` (or anchored apply or width change) returns that movement in its correction,
+/// so the row the reader sees stays where it is.
+///
 /// **Cost.** Applying a snapshot costs its diff (``ListSnapshot/changes(from:)``, O(n)), the new
 /// rows' measurements, and O(k log n) for k changed rows; the first apply builds the offsets in
-/// O(n). ``offset(of:)-(ItemPath)``, ``itemPath(atOffset:)`` and ``height(of:)-(ItemPath)`` take
+/// O(n), with no per-row look-up. ``offset(of:)-(ItemPath)``, ``itemPath(atOffset:)`` and ``height(of:)-(ItemPath)`` take
 /// O(log n). A width change re-lays out every row: O(n) look-ups, with heights whose valid width range
 /// still holds reused.
 ///
@@ -69,6 +77,14 @@ where Item.ID: Sendable {
         var version: Int
         /// Eager mode: the rows' valid widths from the last width change, while they still hold.
         var rowRanges: RowRanges? = nil
+        /// Lazy mode: rows still counting with a provisional estimate, refined in the background.
+        var refinement: Refinement? = nil
+        /// The top of the viewport last given to ``prepareRows(in:)``, in units of today's offsets
+        /// (moved along when background refinement changes rows above it).
+        var viewportTop: Int64 = 0
+        /// How far background refinement moved the content above ``viewportTop`` since the view was
+        /// last told (by ``prepareRows(in:)`` or an anchored apply or width change), in units.
+        var pendingCorrection: Int64 = 0
     }
 
     /// Every row's valid width range from the last width change, in list order, for as long as the
@@ -100,6 +116,10 @@ where Item.ID: Sendable {
     let prefetchGeneration = Locked(0)
     /// Prefetch work under way (tests wait on it).
     let prefetchGroup = DispatchGroup()
+    /// Background refinement under way (tests wait on it).
+    let refinementGroup = DispatchGroup()
+    /// When set (tests), a refinement is started but its steps are left to the caller (``refineStep(token:)``).
+    let refinesByHand = Locked(false)
 
     /// A list with no sections yet, laid out at `width`.
     ///

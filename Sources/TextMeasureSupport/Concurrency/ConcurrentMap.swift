@@ -29,7 +29,8 @@ package enum ConcurrentMap {
 }
 
 /// A buffer's base address handed to concurrent closures that write disjoint elements.
+@usableFromInline
 package struct SendableBuffer<Element>: @unchecked Sendable {
-    package let base: UnsafeMutablePointer<Element>
-    package init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
+    @usableFromInline package let base: UnsafeMutablePointer<Element>
+    @inlinable package init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
 }
