@@ -106,6 +106,15 @@ def store_counts(stderr):
     return sum(int(h) for h, _ in found), sum(int(m) for _, m in found), len(found)
 
 
+def part_lines(output):
+    """The lines of a job's part files, read in name order (what one `batch` run writes for the whole input)."""
+    lines = []
+    for part in sorted(glob.glob(os.path.join(output, "part-*"))):
+        with open(part, encoding="utf-8") as f:
+            lines += f.read().splitlines()
+    return lines
+
+
 class MeasureRowsTests(unittest.TestCase):
     def test_every_row_comes_back_once_with_its_id_and_batch_result(self):
         rows = make_rows(1000)
@@ -118,10 +127,7 @@ class MeasureRowsTests(unittest.TestCase):
                             "--textmeasure", BINARY, "--partitions", "5", "--max-lines", "3"], check=True)
             parts = sorted(glob.glob(os.path.join(output, "part-*")))
             self.assertGreaterEqual(len(parts), 5, "expected one part file per partition")
-            spark_lines = []
-            for part in parts:
-                with open(part, encoding="utf-8") as f:
-                    spark_lines += f.read().splitlines()
+            spark_lines = part_lines(output)
             with open(source, "rb") as f:
                 local = subprocess.run([BINARY, "batch", "--max-lines", "3"], stdin=f, check=True,
                                        capture_output=True).stdout.decode("utf-8").splitlines()
@@ -152,11 +158,7 @@ class MeasureRowsTests(unittest.TestCase):
                 output = os.path.join(tmp, run)
                 subprocess.run([sys.executable, os.path.join(HERE, "measure_rows.py"), source, output,
                                 "--textmeasure", BINARY, "--partitions", "4", "--store", store], check=True)
-                lines = []
-                for part in sorted(glob.glob(os.path.join(output, "part-*"))):
-                    with open(part, encoding="utf-8") as f:
-                        lines += f.read().splitlines()
-                outputs.append(lines)
+                outputs.append(part_lines(output))
             with open(source, "rb") as f:
                 local = subprocess.run([BINARY, "batch", "--store", store, "--stats"], stdin=f, check=True,
                                        capture_output=True)
@@ -188,11 +190,7 @@ class MeasureRowsTests(unittest.TestCase):
                                       "--textmeasure", BINARY, "--partitions", "4", "--store", server.url, "--stats"],
                                      check=True, stderr=subprocess.PIPE)
                 counts.append(store_counts(job.stderr.decode("utf-8", "replace")))
-                lines = []
-                for part in sorted(glob.glob(os.path.join(output, "part-*"))):
-                    with open(part, encoding="utf-8") as f:
-                        lines += f.read().splitlines()
-                outputs.append(lines)
+                outputs.append(part_lines(output))
             with open(source, "rb") as f:
                 plain = subprocess.run([BINARY, "batch"], stdin=f, check=True, capture_output=True)
         self.assertEqual(outputs[0], outputs[1])

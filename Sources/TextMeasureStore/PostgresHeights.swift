@@ -339,32 +339,27 @@ final class PostgresHeights: Sendable {
 
     // MARK: Connections
 
-    /// A reader connection and its generation, or nil when the store is down (starting an attempt to
-    /// connect again when one is due) or off.
+    /// A reader connection (the readers in turn) and its generation, or nil when the store is down
+    /// (starting an attempt to connect again when one is due) or off.
     private func reader() -> (PostgresConnection, Int)? {
-        let (chosen, reconnect) = state.withLock { state -> ((PostgresConnection, Int)?, Bool) in
-            switch state.link {
-            case .up(let connections):
-                state.nextReader = (state.nextReader + 1) % connections.readers.count
-                return ((connections.readers[state.nextReader], connections.generation), false)
-            case .down(let retryAt, let reconnecting):
-                guard !reconnecting, NIODeadline.now() >= retryAt else { return (nil, false) }
-                state.link = .down(retryAt: retryAt, reconnecting: true)
-                return (nil, true)
-            case .off:
-                return (nil, false)
-            }
+        connection { state, connections in
+            state.nextReader = (state.nextReader + 1) % connections.readers.count
+            return connections.readers[state.nextReader]
         }
-        if reconnect { reconnectInBackground() }
-        return chosen
     }
 
     /// The writer connection and its generation, as ``reader()``.
     private func writer() -> (PostgresConnection, Int)? {
+        connection { _, connections in connections.writer }
+    }
+
+    /// The connection `pick` chooses while the store is up, and its generation; nil when the store is
+    /// down (starting an attempt to connect again when one is due) or off.
+    private func connection(_ pick: (inout State, Connections) -> PostgresConnection) -> (PostgresConnection, Int)? {
         let (chosen, reconnect) = state.withLock { state -> ((PostgresConnection, Int)?, Bool) in
             switch state.link {
             case .up(let connections):
-                return ((connections.writer, connections.generation), false)
+                return ((pick(&state, connections), connections.generation), false)
             case .down(let retryAt, let reconnecting):
                 guard !reconnecting, NIODeadline.now() >= retryAt else { return (nil, false) }
                 state.link = .down(retryAt: retryAt, reconnecting: true)

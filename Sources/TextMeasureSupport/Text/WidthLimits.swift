@@ -7,13 +7,13 @@ package enum WidthLimits {
     @usableFromInline package static let range: ClosedRange<Double> = 0.001...1_000_000_000
 
     /// Whether `width` is in ``range`` (NaN and the infinities are in no range).
-    @inlinable @usableFromInline
+    @inlinable
     package static func isValid(_ width: Double) -> Bool {
         range.contains(width)
     }
 
     /// A valid width in layout units (1/1024 px), or nil for any other.
-    @inlinable @usableFromInline
+    @inlinable
     package static func units(ifValid width: Double) -> Int? {
         isValid(width) ? Int((width * 1024).rounded()) : nil
     }
