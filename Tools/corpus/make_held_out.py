@@ -476,6 +476,20 @@ def generate():
     return texts, rejected
 
 
+def write_or_check(path, data, check, count, seed):
+    """Writes a corpus file, or with `check` compares it with what is committed; returns whether the
+    committed file is the same (True after a write). Shared with make_styled.py."""
+    if check:
+        with open(path, encoding="utf-8") as f:
+            same = f.read() == data
+        print(f"{path}: {'identical' if same else 'DIFFERS'}")
+        return same
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(data)
+    print(f"wrote {path}: {count} texts (Faker {faker.VERSION}, seed {seed})")
+    return True
+
+
 def main():
     if os.environ.get("PYTHONHASHSEED") != "0":
         # Some Faker lists are built from sets (it_IT's cities, for one): their order, and so the texts,
@@ -489,14 +503,7 @@ def main():
     texts, rejected = generate()
     data = "".join(escape(t) + "\n" for _, t in texts)
     assert "\n\n" not in data and len(data.split("\n")) == COUNT + 1
-    if args.check:
-        with open(args.out, encoding="utf-8") as f:
-            same = f.read() == data
-        print(f"{args.out}: {'identical' if same else 'DIFFERS'}")
-    else:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(data)
-        print(f"wrote {args.out}: {len(texts)} texts (Faker {faker.VERSION}, seed {SEED})")
+    same = write_or_check(args.out, data, check=args.check, count=len(texts), seed=SEED)
 
     by_cat = collections.Counter(c for c, _ in texts)
     print("\nper generator category:")

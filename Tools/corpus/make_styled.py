@@ -417,25 +417,18 @@ class StyledGenerator:
             s, e = r.choice(spaces)
             st.add(s, e, "spaces only", **styled(attr()))
             return True
-        if feature == "thai-inside-word":
-            inside = [(s, e) for s, e in words if e - s >= 4 and "\u0e00" <= text[s] <= "\u0e7f"]
-            cut_at = lambda s, e: [i for i in range(s + 1, e) if not is_mark(text[i])]  # noqa: E731
-            inside = [w for w in inside if cut_at(*w)]
+        # A span ending inside a word of a script: at a character that is not a mark (nor a joiner).
+        inside_word = {"thai-inside-word": ("\u0e00", "\u0e7f", "", "thai inside word"),
+                       "arabic-inside-word": ("\u0600", "\u06ff", "\u200c\u200d", "arabic inside word")}
+        if feature in inside_word:
+            first, last, joiners, label = inside_word[feature]
+            cut_at = lambda s, e: [i for i in range(s + 1, e) if not is_mark(text[i]) and text[i] not in joiners]  # noqa: E731
+            inside = [(s, e) for s, e in words if e - s >= 4 and first <= text[s] <= last and cut_at(s, e)]
             if not inside:
                 return False
             s, e = r.choice(inside)
             cut = r.choice(cut_at(s, e))
-            self._inside_word_span(st, s, e, cut, words, "thai inside word")
-            return True
-        if feature == "arabic-inside-word":
-            inside = [(s, e) for s, e in words if e - s >= 4 and "\u0600" <= text[s] <= "\u06ff"]
-            cut_at = lambda s, e: [i for i in range(s + 1, e) if not is_mark(text[i]) and text[i] not in "\u200c\u200d"]  # noqa: E731
-            inside = [w for w in inside if cut_at(*w)]
-            if not inside:
-                return False
-            s, e = r.choice(inside)
-            cut = r.choice(cut_at(s, e))
-            self._inside_word_span(st, s, e, cut, words, "arabic inside word")
+            self._inside_word_span(st, s, e, cut, words, label)
             return True
         if feature == "cluster-mark":
             cuts = [i for i in range(1, len(text)) if is_mark(text[i]) and unicodedata.category(text[i - 1])[0] in "LM"
@@ -623,15 +616,7 @@ def main():
     for line in data.split("\n")[:-1]:  # what readers get back
         obj = json.loads(line)
         assert list(obj) == ["text", "spans"] and all(0 <= s["start"] <= s["end"] <= len(obj["text"]) for s in obj["spans"])
-    same = True
-    if args.check:
-        with open(args.out, encoding="utf-8") as f:
-            same = f.read() == data
-        print(f"{args.out}: {'identical' if same else 'DIFFERS'}")
-    else:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(data)
-        print(f"wrote {args.out}: {len(rows)} texts (Faker {faker.VERSION}, seed {SEED})")
+    same = base.write_or_check(args.out, data, check=args.check, count=len(rows), seed=SEED)
 
     print("\nper group: texts, spans, median length")
     for c, n in CATEGORIES:
