@@ -510,39 +510,35 @@ public final class HeightStore: MeasurementStore {
 
         /// The current row of `statement` (columns as selected by ``measurements(for:fonts:)``).
         init(_ statement: OpaquePointer) {
-            func integer(_ column: Int32) -> Int64? {
-                sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+            self.init { column in
+                sqlite3_column_type(statement, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(statement, Int32(column)) : nil
+            } real: { column in
+                sqlite3_column_type(statement, Int32(column)) == SQLITE_FLOAT ? sqlite3_column_double(statement, Int32(column)) : nil
             }
-            func real(_ column: Int32) -> Double? {
-                sqlite3_column_type(statement, column) == SQLITE_FLOAT ? sqlite3_column_double(statement, column) : nil
-            }
-            low = integer(0)
-            high = integer(1)
-            height = real(2)
-            lineCount = integer(3)
-            truncated = integer(4)
-            lineHeight = real(5)
-            widest = real(6)
-            check = integer(7)
         }
 
         /// The row from GRDB's values of the columns key, low, high, height, line_count, truncated,
         /// line_height, widest, check_value (an export's).
         init(_ values: [DatabaseValue]) {
-            func integer(_ column: Int) -> Int64? {
-                if case .int64(let value) = values[column].storage { value } else { nil }
+            self.init { column in
+                if case .int64(let value) = values[column + 1].storage { value } else { nil }
+            } real: { column in
+                if case .double(let value) = values[column + 1].storage { value } else { nil }
             }
-            func real(_ column: Int) -> Double? {
-                if case .double(let value) = values[column].storage { value } else { nil }
-            }
-            low = integer(1)
-            high = integer(2)
-            height = real(3)
-            lineCount = integer(4)
-            truncated = integer(5)
-            lineHeight = real(6)
-            widest = real(7)
-            check = integer(8)
+        }
+
+        /// The row from its columns low, high, height, line_count, truncated, line_height, widest,
+        /// check_value, numbered from 0, read as an integer or a real (nil for another type).
+        private init(integer: (Int) -> Int64?, real: (Int) -> Double?) {
+            self.init(low: integer(0), high: integer(1), height: real(2), lineCount: integer(3), truncated: integer(4),
+                      lineHeight: real(5), widest: real(6), check: integer(7))
+        }
+
+        /// The row from its columns' values (a PostgreSQL store's), nil for one that could not be read.
+        init(low: Int64?, high: Int64?, height: Double?, lineCount: Int64?, truncated: Int64?, lineHeight: Double?,
+             widest: Double?, check: Int64?) {
+            (self.low, self.high, self.height, self.lineCount) = (low, high, height, lineCount)
+            (self.truncated, self.lineHeight, self.widest, self.check) = (truncated, lineHeight, widest, check)
         }
 
         /// The measurement, or nil when a column is missing or out of range or the check value differs.

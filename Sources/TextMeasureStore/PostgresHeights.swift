@@ -194,11 +194,10 @@ final class PostgresHeights: Sendable {
             return (Array(keyBytes.readableBytesView), Row(low: low, measurement: nil))
         }
         let key = Array(keyBytes.readableBytesView)
-        guard low >= 0, high >= low, lineCount >= 0, let lower = Int(exactly: low), let upper = Int(exactly: high),
-              let lines = Int(exactly: lineCount) else { return (key, Row(low: low, measurement: nil)) }
-        let stored = StoredMeasurement(height: height, lineCount: lines, isTruncated: truncated, lineHeight: lineHeight,
-                                       widestLineWidth: widest, validWidthUnits: lower..<upper)
-        return (key, Row(low: low, measurement: StoreKey.check(key: key, stored) == check ? stored : nil))
+        // Checked as the SQLite store checks its rows: ranges, counts and the check value.
+        let read = HeightStore.ReadRow(low: low, high: high, height: height, lineCount: lineCount, truncated: truncated ? 1 : 0,
+                                       lineHeight: lineHeight, widest: widest, check: check)
+        return (key, Row(low: low, measurement: read.decode(key: key)))
     }
 
     // MARK: Writing
