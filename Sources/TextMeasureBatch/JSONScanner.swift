@@ -64,6 +64,9 @@ package struct JSONScanner {
     /// reference to retain and release, and the usual line (``item(_:textLike:)``), which notes none,
     /// costs nothing for it.
     private var fieldNotes: UnsafeMutablePointer<[FieldRange]>?
+    /// For ``scan(elementsOf:)``: where the top-level array's elements are noted (a pointer, as
+    /// ``fieldNotes``).
+    private var elementNotes: UnsafeMutablePointer<[Range<Int>]>?
 
     /// Parses one complete JSON value from UTF-8 bytes; anything but white space after it is an error.
     /// Invalid UTF-8 inside strings becomes U+FFFD.
@@ -120,29 +123,13 @@ package struct JSONScanner {
         var elements: [Range<Int>] = []
         scanner.skipWhitespace()
         guard scanner.index < bytes.count else { throw Failure() }
-        let kind: TopLevel
-        if bytes[scanner.index] == UInt8(ascii: "[") {
-            kind = .array
-            // The array at depth 0, as `value(depth: 0)` reads it, its elements one level down.
-            scanner.index += 1
-            scanner.skipWhitespace()
-            if scanner.index < bytes.count && bytes[scanner.index] == UInt8(ascii: "]") {
-                scanner.index += 1
-            } else {
-                while true {
-                    scanner.skipWhitespace()
-                    let start = scanner.index
-                    try scanner.skipValue(depth: 1)
-                    elements.append(start..<scanner.index)
-                    scanner.skipWhitespace()
-                    guard scanner.index < bytes.count else { throw Failure() }
-                    if bytes[scanner.index] == UInt8(ascii: ",") { scanner.index += 1; continue }
-                    if bytes[scanner.index] == UInt8(ascii: "]") { scanner.index += 1; break }
-                    throw Failure()
-                }
-            }
-        } else {
-            kind = bytes[scanner.index] == UInt8(ascii: "{") ? .object : .other
+        let kind: TopLevel = switch bytes[scanner.index] {
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "{"): .object
+        default: .other
+        }
+        try withUnsafeMutablePointer(to: &elements) { notes throws(Failure) in
+            scanner.elementNotes = notes
             try scanner.skipValue(depth: 0)
         }
         scanner.skipWhitespace()
@@ -340,7 +327,10 @@ package struct JSONScanner {
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure() }
                     index += 1
                 }
+                skipWhitespace()
+                let start = index
                 try skipValue(depth: depth + 1)
+                if depth == 0 && !isObject, let notes = elementNotes { notes.pointee.append(start..<index) }
                 skipWhitespace()
                 guard index < bytes.count else { throw Failure() }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
