@@ -147,16 +147,16 @@ package struct MeasureServer: Sendable {
     }
 
     static func json(_ status: Int, bytes: [UInt8]) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        return Response(status: HTTPResponse.Status(code: status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        json(status, buffer: ByteBuffer(bytes: bytes))
     }
 
     static func json(_ status: Int, _ body: String) -> Response {
+        json(status, buffer: ByteBuffer(string: body))
+    }
+
+    private static func json(_ status: Int, buffer: ByteBuffer) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: HTTPResponse.Status(code: status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 }

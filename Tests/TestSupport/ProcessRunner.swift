@@ -75,6 +75,23 @@ public enum ProcessRunner {
     public static func shell(_ command: String, input: String = "") throws -> Outcome {
         try run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], input: input)
     }
+
+    /// The port `textmeasure serve --port 0` says it listens on, from the first line of its standard
+    /// output ("textmeasure-serve: listening on http://127.0.0.1:PORT"; the line naming the web demo
+    /// may follow in the same read). Blocks until that line or the end of the output.
+    ///
+    /// - Parameter output: The server's standard output.
+    /// - Returns: The port, or nil, and the first line as read.
+    public static func listeningPort(_ output: Pipe) -> (port: Int?, line: String) {
+        var data = Data()
+        while !data.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data += chunk
+        }
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return (line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }, line)
+    }
 }
 
 /// The package's root folder: two levels above the test target folder holding the calling file

@@ -18,22 +18,10 @@ struct ServeProcessTests {
         let output = Pipe()
         process.standardOutput = output
         try ProcessRunner.start(process)   // signals unblocked, as from a shell
-        // "textmeasure-serve: listening on http://127.0.0.1:PORT"
-        let line = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var data = Data()
-                while !data.contains(UInt8(ascii: "\n")) {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    data += chunk
-                }
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
+        let (port, _) = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: ProcessRunner.listeningPort(output)) }
         }
-        // Only the first line: more may follow in the same read (where the web demo is).
-        let first = line.split(separator: "\n").first ?? ""
-        guard let port = first.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        else {
+        guard let port else {
             process.terminate()
             throw CancellationError()
         }

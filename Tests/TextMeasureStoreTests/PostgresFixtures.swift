@@ -121,17 +121,8 @@ enum PostgresFixtures {
             process.standardOutput = output
             process.standardError = errors
             try ProcessRunner.start(process)
-            // "textmeasure-serve: listening on http://127.0.0.1:PORT"
-            var data = Data()
-            while !data.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                data += chunk
-            }
-            // Only the first line: the one naming the web demo may come in the same read.
-            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-            guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-            else {
+            let (port, line) = ProcessRunner.listeningPort(output)
+            guard let port else {
                 process.terminate()
                 throw PostgresServer.Failure("serve did not start: \(line)")
             }
