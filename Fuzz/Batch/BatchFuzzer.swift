@@ -15,7 +15,8 @@ import TextMeasureBatch
 ///   must be bytes of the input line (when it is UTF-8);
 /// - it holds either `"error"` (a string) and none of the measurement's keys, or `"lineCount"` (an
 ///   integer, 0 or more), `"height"` (a finite number, 0 or more) and `"truncated"` (a boolean);
-/// - it is the line the processor gives for that input line alone, so the output is in input order
+/// - it is the line the processor gives for that input line alone, so the output is in input order,
+///   and the line it gives for all the lines at once as the items of one request (`serve`'s path);
 ///   (whether the prepared-text cache changes results is for `TextMeasureBatchTests`: checking it here,
 ///   with a second, empty cache, took a third of each execution).
 enum BatchFuzzer {
@@ -55,9 +56,12 @@ enum BatchFuzzer {
         guard outputLines.count == expectedLines else {
             fail("\(expectedLines) input lines gave \(outputLines.count) output lines", input)
         }
-        // Each output line against the line processed alone.
-        var index = 0
-        forEachLine(of: input) { line in
+        // Each output line against the line processed alone, and against the lines processed together
+        // as one request's items (one look-up for all, as `serve` does).
+        var lines: [UnsafeBufferPointer<UInt8>] = []
+        forEachLine(of: input) { lines.append($0) }
+        let together = processor.process(lines)
+        for (index, line) in lines.enumerated() {
             let produced = String(outputLines[index])
             checkShape(of: produced, line: index, inputLine: line, input: input)
             var expected = ""
@@ -65,7 +69,11 @@ enum BatchFuzzer {
             guard produced == expected else {
                 fail("line \(index): batch gave \(produced), the line alone \(expected)", input)
             }
-            index += 1
+            var asItem = ""
+            together[index].write(to: &asItem)
+            guard asItem == expected else {
+                fail("line \(index): as a request's item \(asItem), the line alone \(expected)", input)
+            }
         }
     }
 
