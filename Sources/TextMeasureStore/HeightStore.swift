@@ -169,8 +169,8 @@ public final class HeightStore: MeasurementStore {
     /// file open). Later look-ups miss and later saves are dropped; closing again does nothing.
     ///
     /// A checkpoint that cannot finish (another process reading the file past ``busyTimeout``)
-    /// leaves the log to that process or the next one to fold in: nothing is lost, only not yet in the
-    /// main file.
+    /// leaves the log to that process or the next one to fold in, without a warning: nothing is lost,
+    /// only not yet in the main file. Other failures of the checkpoint are warned about.
     ///
     /// - Complexity: O(*n*) in the pages the log holds.
     public func close() {
@@ -187,6 +187,9 @@ public final class HeightStore: MeasurementStore {
         }
         do {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            // Another process has the file open: sharing it is what the store is for, and that process
+            // (or the next to open the file) folds the log in. Nothing to tell the user.
         } catch {
             warn("height store \(path): its log stays beside it, to be folded in when next opened: \(error)")
         }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+import TextMeasureSupport
 import TextMeasure
 import TextMeasureStore
 
@@ -51,6 +52,41 @@ struct StoreFileCopyTests {
         #expect(store.measurements(for: [MeasureRequest(text: "x", style: TextStyle(size: 15), width: 10)],
                                    fonts: StoreFixtures.measurer.cascade) == [nil])
         store.close()
+    }
+
+    /// Another process reading the file past the busy timeout keeps the log from being folded in at
+    /// close: that is the sharing the store is for, so it warns about nothing and loses nothing.
+    @Test func closingBesideAReaderKeepsTheLogQuietly() throws {
+        let path = StoreFixtures.folder() + "/heights.sqlite"
+        let warnings = Locked<[String]>([])
+        let store = try HeightStore(path: path, warn: { message in warnings.withLock { $0.append(message) } })
+        let cache = PreparedTextCache(measurer: StoreFixtures.measurer, store: store)
+        let queries = StoreFixtures.texts(100).map { MeasureRequest(text: $0, style: TextStyle(size: 15), width: 320) }
+        _ = cache.measurements(for: queries)
+        store.flush()
+        // A reader in the middle of a transaction, as another process's look-ups are: a truncating
+        // checkpoint waits for it, then gives up.
+        let reader = try StoreFixtures.openDirectly(path)
+        let readerStarted = DispatchSemaphore(value: 0)
+        let closed = DispatchSemaphore(value: 0)
+        let readerDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? reader.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM heights")
+                readerStarted.signal()
+                closed.wait()
+            }
+            readerDone.signal()
+        }
+        readerStarted.wait()
+        store.close()
+        closed.signal()
+        readerDone.wait()
+        #expect(warnings.withLock { $0 } == [])
+        #expect(Self.logBytes(path) > 0, "the reader should have kept the log")
+        let reopened = try HeightStore(path: path)
+        #expect(reopened.measurements(for: queries, fonts: StoreFixtures.measurer.cascade).allSatisfy { $0 != nil })
+        reopened.close()
     }
 
     /// `batch` and `measure` close their store at their end: the file alone holds every row.
