@@ -4,7 +4,7 @@
 Same fonts, same items, same machine, interleaved rounds; prints medians and ratios (absolute times
 on a shared machine mean little; ratios measured in one run do).
 
-    Benchmarks/compare-pango.py [--rounds 11] [--cold 6000] [--texts 2000] [--dynamic]
+    Benchmarks/compare-pango.py [--rounds 11] [--cold 6000] [--texts 2000] [--dynamic] [--corpus low-reuse]
 
 `textmeasure` is built as it would be shipped, with the Swift runtime linked statically
 (`swift build -c release --static-swift-stdlib`); `--dynamic` measures the plain `swift build -c release`
@@ -14,6 +14,11 @@ Workloads (the defaults are issue 13's: 6,000 cold texts, 2,000 texts at 8 width
 --texts 400` gives the smaller batches the README also reports, where start-up weighs more):
   cold         new multilingual texts (corpus sentences combined, each text unique), each measured once
   multi-width  texts each measured at 8 widths (one item per width, consecutive)
+
+`--corpus low-reuse` builds both from Benchmarks/Corpus/low-reuse.txt instead (Tools/corpus/make_low_reuse.py:
+6,000 Faker texts in fourteen script groups that share as few words as they can): cold measures each of
+its texts once (`--cold` of them, all by default), multi-width `--texts` of them (every third by default)
+at 8 widths. The default workloads reuse the 196 corpus sentences, which flatters the shaped-word cache.
 """
 import argparse, json, os, random, statistics, subprocess, sys, tempfile, time
 
@@ -45,6 +50,11 @@ def unescape(line):
 
 def corpus():
     path = os.path.join(ROOT, "Tests/Corpus/multilingual.txt")
+    return [unescape(line.rstrip("\n")) for line in open(path, encoding="utf-8") if line.strip()]
+
+
+def low_reuse_corpus():
+    path = os.path.join(ROOT, "Benchmarks/Corpus/low-reuse.txt")
     return [unescape(line.rstrip("\n")) for line in open(path, encoding="utf-8") if line.strip()]
 
 
@@ -80,6 +90,24 @@ def workloads(cold_count, text_count):
     return {"cold": cold, "multi-width": multi}
 
 
+def low_reuse_workloads(cold_count, text_count):
+    """Each text of the low-reuse corpus once (cold), and every third one at 8 widths; shuffled with a fixed
+    seed so that the script groups mix as in a feed (the file keeps them in blocks)."""
+    texts = low_reuse_corpus()
+    cold_count = min(cold_count, len(texts))
+    text_count = min(text_count, len(texts))
+    sizes = [13, 15, 17]
+    order = list(range(len(texts)))
+    random.Random(2026).shuffle(order)
+    cold = [(sizes[i % 3], WIDTHS[i % len(WIDTHS)], texts[k]) for i, k in enumerate(order[:cold_count])]
+    step = max(1, len(texts) // text_count)
+    chosen = order[::step][:text_count]
+    multi = []
+    for i, k in enumerate(chosen):
+        multi += [(sizes[i % 3], w, texts[k]) for w in WIDTHS]
+    return {"cold": cold, "multi-width": multi}
+
+
 def write_inputs(tmp, name, items):
     tsv = os.path.join(tmp, name + ".tsv")
     jsonl = os.path.join(tmp, name + ".jsonl")
@@ -108,6 +136,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--cold", type=int, default=6000, help="items in the cold workload")
     parser.add_argument("--texts", type=int, default=2000, help="texts in the multi-width workload (x8 widths)")
+    parser.add_argument("--corpus", choices=["combined", "low-reuse"], default="combined",
+                        help="combined: corpus sentences combined (issue 13's workloads, the default); "
+                             "low-reuse: Benchmarks/Corpus/low-reuse.txt")
     parser.add_argument("--dynamic", action="store_true",
                         help="link the Swift runtime dynamically (plain swift build) instead of statically")
     args = parser.parse_args()
@@ -117,9 +148,10 @@ def main():
         binary, pango, floor = build(tmp, args.static)
         linking = "static" if args.static else "dynamic"
         print(f"machine: {os.cpu_count()} cores; {args.rounds} interleaved rounds; whole process, same fonts and items; "
-              f"Swift runtime linked {linking}\n")
+              f"Swift runtime linked {linking}; workloads: {args.corpus}; load average {os.getloadavg()[0]:.1f}\n")
         print(f"{'workload':12} {'items':>6} {'pango':>9} {'ours':>9} {'hb_shape':>9}   {'pango/ours':>10} {'ours/hb_shape':>13}  agreement")
-        for name, items in workloads(args.cold, args.texts).items():
+        make = low_reuse_workloads if args.corpus == "low-reuse" else workloads
+        for name, items in make(args.cold, args.texts).items():
             tsv, jsonl = write_inputs(tmp, name, items)
             commands = {
                 "pango": ([pango, "--quiet", *fonts], tsv),

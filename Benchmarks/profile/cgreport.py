@@ -46,40 +46,53 @@ def components(p):
     def child(caller, callee):
         return sum(v for f in p.by_name.get(caller, []) for g, v in p.c[f].items() if p.dm[g] == callee)
 
+    def first(*names):
+        """The first of names (newest first) the profile has: functions renamed over the revisions."""
+        return next((n for n in names if n in p.by_name), names[0])
+
     entry = max(BATCH_ENTRIES, key=I)
+    prepare = first('TextMeasurer.prepare(_:style:)', 'Preparer.prepare(_:style:fonts:)')
+    prepared = first('PreparedTextCache.prepared(_:spans:style:)', 'PreparedTextCache.prepared(_:style:)')
+    clusters = first('Itemizer.clusters(of:flags:levels:styles:into:)', 'Itemizer.clusters(of:flags:into:)')
+    # Thai, Lao, Khmer and Myanmar dictionaries (libthai's trie, ICU's), loaded once per process by the
+    # batch before it measures (`BatchRun.run()`).
+    dictionaries = I('cub_prepare_dictionaries')
     hb = (to_hb(SC) + I(SH) + to_hb(PW) + child(SC, PLAN) + child(PW, PLAN) + to_hb(SCRATCH_DEFER))
     cache = I(SC) - to_hb(SC) - child(SC, SH) - child(SC, PLAN)
     icu = I('cub_analyze_with')
-    item = (child('Preparer.Builder.add(paragraph:_:)', 'Itemizer.clusters(of:flags:into:)')
+    item = (child('Preparer.Builder.add(paragraph:_:)', clusters)
             + child('Preparer.Builder.add(paragraph:_:)', 'specialized Itemizer.runs(of:byteCount:into:)'))
     lig = I(PW) - to_hb(PW) - child(PW, PLAN)
-    prep = I('Preparer.prepare(_:style:fonts:)') - child('Preparer.Builder.add(paragraph:_:)', SC) - icu - item - I(PW)
-    textcache = I('PreparedTextCache.prepared(_:style:)') - I('Preparer.prepare(_:style:fonts:)')
+    prep = I(prepare) - child('Preparer.Builder.add(paragraph:_:)', SC) - icu - item - I(PW)
+    textcache = I(prepared) - I(prepare)
     layout = I('PreparedText.layout(width:withLines:)')
     measure = I('PreparedTextCache.measure(_:style:width:withLines:)')
     if measure:   # before `4b763b2`'s batch reuse: every line went through `PreparedTextCache.measure`
-        layout += measure - I('PreparedTextCache.prepared(_:style:)') - I('PreparedText.layout(width:withLines:)')
+        layout += measure - I(prepared) - I('PreparedText.layout(width:withLines:)')
     else:         # since: `process(_:after:reused:)` asks for the prepared text and lays it out itself
-        measure = I('PreparedTextCache.prepared(_:style:)') + layout
+        measure = I(prepared) + layout
     json = sum(child(CLOSURE, x) for x in [
         'JSONScanner.value(depth:)', 'JSONScanner.string()',
         'specialized _ContiguousArrayBuffer._consumeAndCreateNew(bufferIsUnique:minimumCapacity:growForAppend:)',
         'outlined consume of JSONValue', 'BatchProcessor.parse(item:)', 'outlined destroy of BatchProcessor.Parsed'])
     json += sum(child(PROCESS_LINE, x) for x in [
         'specialized static JSONScanner.parse(_:textLike:)', 'BatchProcessor.parse(item:)', 'TextKey.init(_:)',
+        'JSONScanner.itemObject()',
         'outlined destroy of JSONScanner.Item', 'outlined destroy of BatchProcessor.Parsed'])
     out = (child(CLOSURE, 'BatchProcessor.Outcome.write(to:)') + child(CLOSURE, 'String.append(_:)')
            + child('BatchProcessor.process(_:)', 'BidirectionalCollection<>.joined(separator:)')
            + child(entry, 'OutputWriter.write(_:)') + child(CLOSURE, 'outlined destroy of BatchProcessor.Outcome'))
     run = I(entry)
-    inp_glue = run - out - json - measure
+    inp_glue = run - out - json - measure - dictionaries
     startup = p.total - run
     return entry, [
         ('HarfBuzz shaping (`hb_shape_plan_execute` and below, `hb_buffer_add_utf8`, nominal advances for '
          'break adjustments, shape-plan look-up)', hb),
         ('ICU break iteration (`cub_analyze_with`: UTF-16 conversion, grapheme and line iterators)', icu),
         ('Itemization and font fallback (`Itemizer.clusters` and `runs`)', item),
-        ('Preparer assembly (`appendClusters`, `distributeAdvances`, `appendSegments`, array growth)', prep),
+        ('Preparer assembly (`appendClusters`, `distributeAdvances`, `appendSegments`, bidi levels, '
+         'dictionary words, array growth)', prep),
+        ('Line-break dictionaries loaded (`cub_prepare_dictionaries`: libthai\'s trie, ICU\'s), once', dictionaries),
         ('Shaped-word cache (`ShapeCache.shape` without its HarfBuzz)', cache),
         ('Prepared-text cache (`PreparedTextCache` look-up, store, eviction; font-size cache)', textcache),
         ('JSON parsing (`JSONScanner`, `parse(item:)`, `TextKey` hashing)', json),
