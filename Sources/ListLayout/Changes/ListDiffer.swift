@@ -12,9 +12,12 @@
 ///    section, when its identifier is the same (Heckel's neighbour rule: no hashing along a run kept in
 ///    order); else a look-up in the old snapshot's index. Not found, or found in a deleted section:
 ///    inserted. Found in another section: moved. Found in the same section: stays if it belongs to a
-///    longest increasing run of old indexes, else moves. Each match marks the old item as kept.
+///    longest increasing run of old indexes, else moves. Each match marks the old item as kept. Items of
+///    a bitwise-copyable type are compared a block of raw words at a time along such a run
+///    (`matchRun`). Only when the old indexes do not increase
+///    is the per-item `sources` written, for the longest increasing subsequence.
 /// 4. The rest of each old surviving section: items not marked are deleted (gone, or gone into an
-///    inserted section).
+///    inserted section). The flags are read eight at a time.
 ///
 /// Allocations: the result's arrays, one flag per old item, a few arrays per section, and scratch
 /// arrays reused from section to section (grown to the largest section).
@@ -37,9 +40,9 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
 
     // Scratch, per section.
     @usableFromInline var lis = LongestIncreasingSubsequence()
-    /// For each item of a new section's middle, where it comes from: its index in the same old section
-    /// (`>= 0`), ``inserted``, ``stays`` (marked by the longest increasing subsequence), or
-    /// `firstOther - n` for the `n`th entry of ``others``.
+    /// For each item of a new section's middle whose items change order, where it comes from: its
+    /// index in the same old section (`>= 0`), ``inserted``, ``stays`` (marked by the longest increasing
+    /// subsequence), or `firstOther - n` for the `n`th entry of ``others``.
     @usableFromInline var sources: [Int] = []
     /// Old paths of the items of a new section's middle that come from another section.
     @usableFromInline var others: [ItemPath] = []
@@ -158,12 +161,13 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             self.others = others
             self.kept = kept
         }
-        sources.removeAll(keepingCapacity: true)
-        sources.reserveCapacity(middle.count)
         others.removeAll(keepingCapacity: true)
-        // Positions in `middle` (offsets from its start) of the insertions, in order: while the old
-        // indexes only increase, the batch is these and the moves from other sections, with no second
-        // pass over the middle.
+        // What the loop records, in order of position in `middle` (offsets from its start): the runs of
+        // items matched in this section, the insertions, and the items from other sections. While the
+        // old indexes only increase, the batch is the insertions and the moves from other sections;
+        // only when they do not is the per-item `sources` written (from these) for the longest
+        // increasing subsequence. Nothing is written per item of a run but its flag in `kept`.
+        var runs: [(offset: Int, old: Int, count: Int)] = []
         var insertions: [Int] = []
         var fromOthers: [Int] = []
         let oldStart = old.sectionStarts[i]
@@ -181,50 +185,44 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         while k < middle.upperBound {
             // A run kept in order, side by side: no look-up, no bounds check. `next` is one past the
             // last old index matched, so the run's indexes only increase.
-            while k < middle.upperBound && next < oldMiddle.upperBound && oldBuffer[next].id == newBuffer[k].id {
-                keptBuffer[oldStart + next] = true
-                if oldBuffer[next] != newBuffer[k] { changes.updatedItems.append(ItemPath(section: j, item: k)) }
-                sources.append(next)
-                last = next
-                next += 1
-                k += 1
+            let runStart = k, runOld = next
+            Self.matchRun(old: oldBuffer, from: &next, upTo: oldMiddle.upperBound,
+                          new: newBuffer, from: &k, upTo: middle.upperBound) {
+                changes.updatedItems.append(ItemPath(section: j, item: $0))
+            }
+            if k > runStart {
+                keptBuffer[(oldStart + runOld)..<(oldStart + next)].update(repeating: true)
+                runs.append((runStart - middle.lowerBound, runOld, k - runStart))
+                last = next - 1
             }
             guard k < middle.upperBound else { break }
-            defer { k += 1 }
-            let source: Int
             let item = newBuffer[k]
-            if let flat = old.itemIndex.position(of: item.id) {
-                if oldItemsRange.contains(flat) {
-                    source = flat - oldStart
-                } else {
-                    let from = old.indexPath(forFlatIndex: flat)
-                    guard oldToNew[from.section] >= 0 else {
-                        // Its old section is deleted: an insertion here.
-                        insertions.append(sources.count)
-                        sources.append(Self.inserted)
-                        continue
-                    }
-                    keptBuffer[flat] = true
-                    if old.sections[from.section].items[from.item] != item {
-                        changes.updatedItems.append(ItemPath(section: j, item: k))
-                    }
-                    fromOthers.append(sources.count)
-                    sources.append(Self.firstOther - others.count)
-                    others.append(from)
-                    continue
-                }
-            } else {
+            guard let flat = old.itemIndex.position(of: item.id) else {
                 // New: an insertion here.
-                insertions.append(sources.count)
-                sources.append(Self.inserted)
+                insertions.append(k - middle.lowerBound)
+                k += 1
                 continue
             }
-            keptBuffer[oldStart + source] = true
-            if oldBuffer[source] != item { changes.updatedItems.append(ItemPath(section: j, item: k)) }
-            if source < last { increasing = false }
-            last = source
-            next = source + 1
-            sources.append(source)
+            if oldItemsRange.contains(flat) {
+                // In this section: the next run starts with it (its identifier matches).
+                let source = flat - oldStart
+                if source < last { increasing = false }
+                next = source
+                continue
+            }
+            let from = old.indexPath(forFlatIndex: flat)
+            if oldToNew[from.section] >= 0 {
+                keptBuffer[flat] = true
+                if old.sections[from.section].items[from.item] != item {
+                    changes.updatedItems.append(ItemPath(section: j, item: k))
+                }
+                fromOthers.append(k - middle.lowerBound)
+                others.append(from)
+            } else {
+                // Its old section is deleted: an insertion here.
+                insertions.append(k - middle.lowerBound)
+            }
+            k += 1
         }
         }
         }
@@ -233,11 +231,20 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             // No item of this section moves: the batch is the insertions and the moves from other
             // sections, each already in order of position.
             for m in insertions { changes.insertedItems.append(ItemPath(section: j, item: middle.lowerBound + m)) }
-            for m in fromOthers {
-                changes.movedItems.append(ListMove(from: others[Self.firstOther - sources[m]],
+            for (n, m) in fromOthers.enumerated() {
+                changes.movedItems.append(ListMove(from: others[n],
                                                    to: ItemPath(section: j, item: middle.lowerBound + m)))
             }
             return
+        }
+        // Where each item of the middle comes from, for the longest increasing subsequence.
+        sources.removeAll(keepingCapacity: true)
+        sources.append(contentsOf: repeatElement(Self.inserted, count: middle.count))
+        sources.withUnsafeMutableBufferPointer { sources in
+            for run in runs {
+                for r in 0..<run.count { sources[run.offset + r] = run.old + r }
+            }
+            for (n, m) in fromOthers.enumerated() { sources[m] = Self.firstOther - n }
         }
         // Items of this section outside a longest increasing run of old indexes move.
         lis.mark(&sources, with: Self.stays)
@@ -254,12 +261,87 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         }
     }
 
+    /// Advances `o` and `n` together while `old[o]` and `new[n]` have the same identifier, calling
+    /// `updated` with `n` for each pair whose contents differ.
+    ///
+    /// For items of a bitwise-copyable type whose size is a whole number of words, blocks of items
+    /// are first compared as raw words, with no per-item identifier or `==` call: items with the same
+    /// bits are the same item with the same contents. A block that differs (or a tail too short for
+    /// one) is compared item by item, so the result is the same as that of the item-by-item loop
+    /// alone, except that a bitwise-identical item whose `==` is not reflexive (a NaN inside) is not
+    /// reported as updated.
+    ///
+    /// - Parameters:
+    ///   - old: The old section's items.
+    ///   - o: Where the run starts in `old`; on return, one past its end.
+    ///   - oldEnd: Where the run must end in `old` at the latest.
+    ///   - new: The new section's items.
+    ///   - n: Where the run starts in `new`; on return, one past its end.
+    ///   - newEnd: Where the run must end in `new` at the latest.
+    ///   - updated: Called with the new index of each item of the run whose contents changed.
+    /// - Complexity: O(length of the run).
+    @inlinable @inline(__always)
+    static func matchRun(old: UnsafeBufferPointer<Item>, from o: inout Int, upTo oldEnd: Int,
+                         new: UnsafeBufferPointer<Item>, from n: inout Int, upTo newEnd: Int,
+                         updated: (Int) -> Void) {
+        let stride = MemoryLayout<Item>.stride
+        let wordSize = MemoryLayout<UInt64>.stride
+        if _isPOD(Item.self), stride > 0, stride % wordSize == 0,
+            let oldBase = old.baseAddress, let newBase = new.baseAddress
+        {
+            let wordsPerItem = stride / wordSize
+            let block = 16
+            let oldWords = UnsafeRawPointer(oldBase).assumingMemoryBound(to: UInt64.self)
+            let newWords = UnsafeRawPointer(newBase).assumingMemoryBound(to: UInt64.self)
+            while true {
+                while n + block <= newEnd && o + block <= oldEnd {
+                    let a = oldWords + o * wordsPerItem, b = newWords + n * wordsPerItem
+                    var difference: UInt64 = 0
+                    for w in 0..<(block * wordsPerItem) { difference |= a[w] ^ b[w] }
+                    guard difference == 0 else { break }
+                    o += block
+                    n += block
+                }
+                // Item by item, for at most one block: up to the first change, then words again.
+                let stop = Swift.min(n + block, newEnd)
+                while n < stop && o < oldEnd && old[o].id == new[n].id {
+                    if old[o] != new[n] { updated(n) }
+                    o += 1
+                    n += 1
+                }
+                if n < stop || n == newEnd { return }
+            }
+        }
+        while n < newEnd && o < oldEnd && old[o].id == new[n].id {
+            if old[o] != new[n] { updated(n) }
+            o += 1
+            n += 1
+        }
+    }
+
     /// Step 4: the old items of a surviving section that no surviving new section matched.
     @inlinable
     mutating func collectDeletions(inOldSection i: Int) {
         let start = old.sectionStarts[i]
-        for k in oldMiddles[i] where !kept[start + k] {
-            changes.deletedItems.append(ItemPath(section: i, item: k))
+        let middle = oldMiddles[i]
+        // Eight flags a word: a section whose items mostly stay is skipped eight at a time.
+        let allKept = UInt64(0x0101_0101_0101_0101)   // eight `true`s
+        let wordSize = MemoryLayout<UInt64>.size
+        var deletions = changes.deletedItems
+        changes.deletedItems = []
+        kept.withUnsafeBufferPointer { kept in
+            var k = middle.lowerBound
+            while k < middle.upperBound {
+                if k + wordSize <= middle.upperBound,
+                    UnsafeRawPointer(kept.baseAddress! + start + k).loadUnaligned(as: UInt64.self) == allKept
+                {
+                    k += wordSize
+                    continue
+                }
+                if !kept[start + k] { deletions.append(ItemPath(section: i, item: k)) }
+                k += 1
+            }
         }
+        changes.deletedItems = deletions
     }
 }
