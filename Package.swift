@@ -114,6 +114,9 @@ let package = Package(
             dependencies: [
                 "TextMeasureHTTP", "TextMeasure", "TextMeasureStore", "TextMeasureCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Its event loops run the process's tasks (`ServeCommand.run`).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Running child processes from tests (the Pango harness, the CLI).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load test of `textmeasure serve` with wrk, beside `textmeasure batch` on the same items, in one run.
 
-    Benchmarks/load-serve.py [--duration 10] [--requests 64] [--items 32]
+    Benchmarks/load-serve.py [--duration 10] [--requests 64] [--items 32] [--pin] [--bin DIR]
 
 Builds `textmeasure` and `textmeasure-serve` in release mode, installs wrk (Debian's package) if it is
 missing, starts the server on a free loopback port, and runs wrk for `--duration` seconds with 1 and
@@ -9,6 +9,12 @@ then 64 connections, each request a JSON array of `--items` batch items (corpus 
 tablet widths, `--requests` different bodies in rotation). Then the same items, as JSON Lines,
 repeated until the run lasts about as long, go through `textmeasure batch`. Prints requests/s, p50 and
 p99 latency, and items/s for both. Loopback only; every step bounded in time.
+
+On a machine of 2 cores wrk takes a share of the cores the server runs on, while `batch` reads its
+input from a file, so that unpinned, `batch` gets more of the machine than the server. `--pin` gives
+them the same: the server and `batch` each on the last CPU (`taskset`), wrk on the others. `--bin DIR`
+runs the `textmeasure` and `textmeasure-serve` in DIR instead of building (to compare two builds in
+turns, in one hour's load). The load average is printed before and after.
 """
 import argparse, importlib.util, json, os, random, re, shutil, signal, subprocess, sys, tempfile, time
 
@@ -51,9 +57,9 @@ def seconds(value):
     return float(number) * {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}[unit]
 
 
-def run_wrk(port, connections, duration, script):
+def run_wrk(port, connections, duration, script, client=()):
     threads = min(connections, 2)
-    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
+    out = subprocess.run([*client, "wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
                           "-s", script, f"http://127.0.0.1:{port}/v1/measure"],
                          check=True, capture_output=True, text=True, timeout=duration + 60).stdout
     rate = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
@@ -70,10 +76,23 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
     parser.add_argument("--requests", type=int, default=64, help="distinct request bodies (default 64)")
     parser.add_argument("--items", type=int, default=32, help="items per request (default 32)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server and batch on the last CPU, wrk on the others (taskset)")
+    parser.add_argument("--bin", help="a folder holding textmeasure and textmeasure-serve: run those, build nothing")
     args = parser.parse_args()
 
     ensure_wrk()
-    textmeasure, serve = build()
+    if args.bin:
+        textmeasure, serve = os.path.join(args.bin, "textmeasure"), os.path.join(args.bin, "textmeasure-serve")
+    else:
+        textmeasure, serve = build()
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin and len(cpus) < 2:
+        sys.exit("load-serve: --pin needs 2 CPUs")
+    # What measures (the server, batch) and what feeds it (wrk): on CPUs of their own when pinned.
+    measuring = ["taskset", "-c", str(cpus[-1])] if args.pin else []
+    client = ["taskset", "-c", ",".join(map(str, cpus[:-1]))] if args.pin else []
+    load_before = os.getloadavg()
     rng = random.Random(7)
     texts = compare_pango.corpus()
     bodies = [[{"id": f"{r}-{i}", "text": rng.choice(texts), "width": rng.choice(compare_pango.WIDTHS)}
@@ -88,14 +107,14 @@ def main():
         with open(script, "w") as f:
             f.write(WRK_SCRIPT % bodies_path)
 
-        server = subprocess.Popen([serve, "--host", "127.0.0.1", "--port", "0"], stdout=subprocess.PIPE, text=True)
+        server = subprocess.Popen([*measuring, serve, "--host", "127.0.0.1", "--port", "0"], stdout=subprocess.PIPE, text=True)
         try:
             line = server.stdout.readline()
             port = int(line.rsplit(":", 1)[1])
             # Warm up (every body once), as a long-running server would be.
             subprocess.run(["wrk", "-t1", "-c1", "-d2s", "-s", script, f"http://127.0.0.1:{port}/v1/measure"],
                            check=True, capture_output=True, timeout=60)
-            results = {c: run_wrk(port, c, args.duration, script) for c in (1, 64)}
+            results = {c: run_wrk(port, c, args.duration, script, client) for c in (1, 64)}
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
@@ -106,7 +125,8 @@ def main():
         with open(one, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
         start = time.perf_counter()
-        subprocess.run([textmeasure, "batch"], stdin=open(one, "rb"), stdout=subprocess.DEVNULL, check=True, timeout=600)
+        subprocess.run([*measuring, textmeasure, "batch"], stdin=open(one, "rb"), stdout=subprocess.DEVNULL, check=True,
+                       timeout=600)
         once = time.perf_counter() - start
         repeats = max(1, min(1000, int(args.duration / max(once, 1e-3))))
         many = os.path.join(tmp, "items-repeated.jsonl")
@@ -114,17 +134,22 @@ def main():
             for _ in range(repeats):
                 f.write("\n".join(lines) + "\n")
         start = time.perf_counter()
-        subprocess.run([textmeasure, "batch"], stdin=open(many, "rb"), stdout=subprocess.DEVNULL, check=True, timeout=600)
+        subprocess.run([*measuring, textmeasure, "batch"], stdin=open(many, "rb"), stdout=subprocess.DEVNULL, check=True,
+                       timeout=600)
         batch_rate = len(lines) * repeats / (time.perf_counter() - start)
 
-    print(f"\n{args.items} items per request, {args.requests} distinct bodies, {args.duration} s per run, "
-          f"{os.cpu_count()} cores shared by wrk and the server\n")
+    where = (f"server and batch on CPU {cpus[-1]}, wrk on {','.join(map(str, cpus[:-1]))}" if args.pin
+             else f"{len(cpus)} cores shared by wrk and the server")
+    load_after = os.getloadavg()
+    print(f"\n{args.items} items per request, {args.requests} distinct bodies, {args.duration} s per run, {where}; "
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
     print("| client | requests/s | items/s | p50 | p99 |")
     print("|---|---|---|---|---|")
     for connections, (rate, p50, p99) in results.items():
         print(f"| wrk, {connections} connection{'s' if connections > 1 else ''} | {rate:,.0f} | {rate * args.items:,.0f} "
               f"| {p50 * 1e3:.2f} ms | {p99 * 1e3:.2f} ms |")
     print(f"| `textmeasure batch` ({len(lines) * repeats:,} lines) | | {batch_rate:,.0f} | | |")
+    print(f"\nserve ÷ batch, 64 connections: {results[64][0] * args.items / batch_rate:.2f}")
 
 
 if __name__ == "__main__":

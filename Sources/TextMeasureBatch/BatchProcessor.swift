@@ -202,6 +202,24 @@ package struct BatchProcessor: Sendable {
         measure(lines.map(parse))
     }
 
+    /// ``process(_:)-([UnsafeBufferPointer<UInt8>])`` when measuring the lines is layout alone: the
+    /// text of every line that can be measured is prepared and held in memory (see
+    /// ``PreparedTextCache/heldMeasurements(for:keys:)``). Nil otherwise, with nothing measured: the
+    /// HTTP server answers such a request on its event loop, and hands any other to its measuring
+    /// threads.
+    ///
+    /// - Parameter lines: Each line's (or item's) UTF-8 bytes.
+    /// - Returns: One outcome per line, in order, or nil when a text would have to be prepared (or
+    ///   looked up in the store).
+    /// - Complexity: Parsing the lines, one lock for their look-ups, one layout per line.
+    package func processIfHeld(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome]? {
+        let parsed = lines.map(parse)
+        var requests: [MeasureRequest] = []
+        for case .request(let request) in parsed { requests.append(request.measure) }
+        guard let results = texts.heldMeasurements(for: requests, keys: requests.map { TextKey($0.text) }) else { return nil }
+        return outcomes(parsed, results)
+    }
+
     private func measure(_ parsed: Parsed) -> Outcome {
         switch parsed {
         case .failed(let outcome):
@@ -220,7 +238,12 @@ package struct BatchProcessor: Sendable {
     private func measure(_ parsed: [Parsed]) -> [Outcome] {
         var requests: [MeasureRequest] = []
         for case .request(let request) in parsed { requests.append(request.measure) }
-        var results = texts.measurements(for: requests).makeIterator()
+        return outcomes(parsed, texts.measurements(for: requests))
+    }
+
+    /// The outcomes of `parsed` lines, given `results` for their requests in order.
+    private func outcomes(_ parsed: [Parsed], _ results: [Result<TextMeasurement, TextMeasureError>]) -> [Outcome] {
+        var results = results.makeIterator()
         return parsed.map { parsed in
             switch parsed {
             case .failed(let outcome):

@@ -15,8 +15,8 @@ import TextMeasureBatch
 /// | not JSON, empty, neither an object nor an array | 400 | `{"error": "<why>"}` |
 /// | more than ``ServerLimits/maximumItems`` items, a text longer than ``ServerLimits/maximumTextBytes`` | 413 | `{"error": "<why>"}` |
 ///
-/// Thread safety: `Sendable`; ``respond(to:)`` may run on any number of threads at once (the
-/// processor's caches are locked).
+/// Thread safety: `Sendable`; ``respond(to:)`` and ``quickReply(to:)`` may run on any number of
+/// threads at once (the processor's caches are locked).
 package struct MeasureEndpoint: Sendable {
     /// A response: the HTTP status code, the JSON body and how many items it measured.
     package struct Reply: Sendable, Equatable {
@@ -53,6 +53,24 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the status, the JSON body and the counts of measured and failed items.
     /// - Complexity: O(body size) to parse, then one measurement per item, on the calling thread.
     package func respond(to body: [UInt8]) -> Reply {
+        respond(to: body) { processor.process($0) }!   // `process` always answers
+    }
+
+    /// ``respond(to:)`` when answering is quick: the body is refused (400, 413), or every item that
+    /// can be measured has its text prepared and held in memory, so that measuring is layout alone
+    /// (see ``BatchProcessor/processIfHeld(_:)``). Nil otherwise, with nothing measured: the reply
+    /// would need shaping or the height store, work for a measuring thread.
+    ///
+    /// - Parameter body: the body's bytes.
+    /// - Returns: the reply, or nil.
+    /// - Complexity: O(body size) to parse, one lock for the look-ups, one layout per item.
+    package func quickReply(to body: [UInt8]) -> Reply? {
+        respond(to: body) { processor.processIfHeld($0) }
+    }
+
+    /// The reply to `body`, its items measured by `measure` (nil from it: nil).
+    private func respond(to body: [UInt8],
+                         measure: ([UnsafeBufferPointer<UInt8>]) -> [BatchProcessor.Outcome]?) -> Reply? {
         // The body is checked and split into items without being made into values: each item is parsed
         // once, by the batch, from its bytes (so that its other fields are echoed as sent).
         let kind: JSONScanner.TopLevel, elements: [Range<Int>]
@@ -90,15 +108,19 @@ package struct MeasureEndpoint: Sendable {
             }
         }
 
-        // The body as UTF-8 bytes (see `JSONValue.write(to:)`).
-        var out: [UInt8] = isSingle ? [] : [UInt8(ascii: "[")]
-        var measured = 0
-        var failed = 0
         // All items at once: one look-up in the height store (if any) for what memory lacks. Each item is
         // read again from its bytes, as a batch line, so that its other fields are echoed as sent.
-        let outcomes = body.withUnsafeBufferPointer { bytes in
-            processor.process(ranges.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
+        let answered = body.withUnsafeBufferPointer { bytes in
+            measure(ranges.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
         }
+        guard let outcomes = answered else { return nil }
+        // The body as UTF-8 bytes (see `JSONValue.write(to:)`); a result is about 50 bytes and its
+        // echoed fields, so the array grows at most once.
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * outcomes.count + 2)
+        if !isSingle { out.append(UInt8(ascii: "[")) }
+        var measured = 0
+        var failed = 0
         for (index, outcome) in outcomes.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             if case .measured = outcome { measured += 1 } else { failed += 1 }

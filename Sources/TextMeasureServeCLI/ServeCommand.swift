@@ -1,5 +1,8 @@
 import ArgumentParser
+import Dispatch
 import Logging
+import NIOCore
+import NIOPosix
 import TextMeasure
 import TextMeasureBatch
 import TextMeasureCommands
@@ -97,27 +100,50 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let bytes = cachedMegabytes > Int.max >> 20 ? Int.max : max(0, cachedMegabytes) << 20
+        let folders = noDemo ? [] : try DemoFolders.folders(demo: demo)
+        // Opened last, after everything that may throw: it is closed at the end of the service.
         let heightStore = HeightStoreAccess.location(option: store).flatMap { HeightStore.openOrWarn(path: $0) }
-        // Whatever ends the service (a signal, an error), what was measured reaches the file, and the
-        // file alone: closing folds the write-ahead log in, so that copying the .sqlite loses nothing.
-        defer { heightStore?.close() }
         let processor = BatchProcessor(measurer: measurer, style: styleOptions.style, preparedTexts: max(1, cachedTexts),
                                        preparedTextBytes: bytes, store: heightStore)
-        let folders = noDemo ? [] : try DemoFolders.folders(demo: demo)
         let server = MeasureServer(processor: processor, limits: ServerLimits(
             maximumBodyBytes: maxBodyBytes, maximumItems: maxItems, maximumTextBytes: maxTextBytes,
             maximumConnections: maxConnections), staticFolders: folders)
         var logger = Logger(label: "textmeasure-serve")
         logger.logLevel = .notice
         let host = self.host
-        try await server.application(host: host, port: port, idleTimeout: .seconds(idleTimeout), logger: logger) { port in
+        // The tasks that answer requests run on the event loops that read them, not on Swift's
+        // cooperative pool: a request whose texts are held is then read, laid out and answered on one
+        // thread, without two hops between threads (to the pool and back) on a machine of few cores.
+        // Nothing the tasks run blocks: shaping and the store wait on Dispatch workers.
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        let service = server.application(host: host, port: port, idleTimeout: .seconds(idleTimeout), logger: logger) { port in
             // One line on standard output, flushed: scripts and tests read the port from it.
             print("textmeasure-serve: listening on http://\(host):\(port)")
             if let demo = folders.first(where: { $0.prefix == DemoFolders.demoPrefix }) {
                 print("textmeasure-serve: the web demo (\(demo.root)) is at http://\(host):\(port)\(demo.prefix)")
             }
             fflush(nil)
-        }.runService()
+        }
+        let result: Result<Void, any Error>
+        do {
+            try await service.runService()
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        // Whatever ends the service (a signal, an error), what was measured reaches the file, and the
+        // file alone: closing folds the write-ahead log in, so that copying the .sqlite loses nothing.
+        // On a Dispatch thread: closing waits for the store's writes, which a PostgreSQL store makes
+        // on the event loops this task now runs on.
+        if let heightStore {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    heightStore.close()
+                    done.resume()
+                }
+            }
+        }
+        try result.get()
     }
 
 }

@@ -119,6 +119,32 @@ struct MeasureServerTests {
         }
     }
 
+    /// A body whose texts are all held is answered on the spot, with the bytes, status and counts the
+    /// measuring threads give it; a body with a text not held is not answered there, and nothing of it
+    /// is measured.
+    @Test func quickRepliesAreTheMeasuredOnes() throws {
+        let endpoint = MeasureEndpoint(processor: Self.processor(), limits: ServerLimits())
+        let lines = [
+            #"{"id":1,"text":"你好，世界","width":40,"size":13}"#,
+            #"{"id":2,"width":100}"#,
+            #"{"id":3,"text":"x","width":1e12}"#,
+            #"{"id":"four","text":"Hello","width":100,"z":-0,"nest":[1, {"a" : 2.50}]}"#,
+        ]
+        let body = Array(("[" + lines.joined(separator: ",") + "]").utf8)
+        #expect(endpoint.quickReply(to: body) == nil)
+        let before = endpoint.processor.texts.statistics
+        #expect(before.hits == 0 && before.misses == 0)
+        let measured = endpoint.respond(to: body)
+        #expect(measured.status == 200 && measured.measured == 2 && measured.failed == 2)
+        #expect(endpoint.quickReply(to: body) == measured)
+        #expect(endpoint.quickReply(to: Array(lines[3].utf8)) == endpoint.respond(to: Array(lines[3].utf8)))
+        // One held text beside one not held: measured elsewhere.
+        #expect(endpoint.quickReply(to: Array(#"[{"text":"Hello","width":50},{"text":"new","width":50}]"#.utf8)) == nil)
+        // Refusals need no measuring.
+        #expect(endpoint.quickReply(to: Array("{nope".utf8)) == endpoint.respond(to: Array("{nope".utf8)))
+        #expect(endpoint.quickReply(to: Array("{nope".utf8))?.status == 400)
+    }
+
     @Test func errors() async throws {
         try await Self.withServer { port, _ in
             let item = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: #"{"text":"x","width":0}"#)
