@@ -457,14 +457,8 @@ def generate():
     for category, n in CATEGORIES:
         made = 0
         while made < n:
-            t = gen.text(category).strip(" ")
-            t = t.strip("\n") if t.strip("\n") else t
-            if not t.strip():
-                rejected["empty"] += 1
-                continue
-            problem = coverage.problem(t)
-            if problem:
-                rejected[problem.split(":")[0]] += 1
+            t = candidate(gen, category, coverage, rejected)
+            if t is None:
                 continue
             if t in seen:
                 rejected["duplicate"] += 1
@@ -474,6 +468,35 @@ def generate():
             texts.append((category, t))
             made += 1
     return texts, rejected
+
+
+def candidate(gen, category, coverage, rejected):
+    """One generated text of `category` without its edge spaces and line breaks, or None, counted in
+    `rejected`, when it is empty or a bundled font lacks one of its characters. Shared with
+    make_low_reuse.py."""
+    t = gen.text(category).strip(" ")
+    t = t.strip("\n") if t.strip("\n") else t
+    if not t.strip():
+        rejected["empty"] += 1
+        return None
+    problem = coverage.problem(t)
+    if problem:
+        rejected[problem.split(":")[0]] += 1
+        return None
+    return t
+
+
+def print_scripts_and_lengths(texts, rejected, more=""):
+    """The summary's end: texts per dominant script, length quantiles (then `more`), hard breaks and
+    what was rejected. Shared with make_low_reuse.py and make_styled.py."""
+    print("\nper dominant script (as compare.py classes them):")
+    for s, n in collections.Counter(compare.dominant_script(t) for t in texts).most_common():
+        print(f"  {s:36s} {n:5d}")
+    lens = sorted(len(t) for t in texts)
+    q = lambda p: lens[int(p * (len(lens) - 1))]  # noqa: E731
+    print(f"\nlengths (code points): min {lens[0]}, p10 {q(0.1)}, median {q(0.5)}, p90 {q(0.9)}, "
+          f"max {lens[-1]}{more}; with hard breaks: {sum(chr(10) in t for t in texts)}")
+    print(f"rejected while generating: {dict(sorted(rejected.items()))}")
 
 
 def write_or_check(path, data, check, count, seed):
@@ -510,16 +533,9 @@ def main():
     for c, n in CATEGORIES:
         lens = [len(t) for cc, t in texts if cc == c]
         print(f"  {c:18s} {by_cat[c]:5d}   length median {statistics.median(lens):5.0f}, max {max(lens):3d}")
-    print("\nper dominant script (as compare.py classes them):")
-    for s, n in collections.Counter(compare.dominant_script(t) for _, t in texts).most_common():
-        print(f"  {s:36s} {n:5d}")
-    lens = sorted(len(t) for _, t in texts)
-    q = lambda p: lens[int(p * (len(lens) - 1))]  # noqa: E731
-    print(f"\nlengths (code points): min {lens[0]}, p10 {q(0.1)}, median {q(0.5)}, p90 {q(0.9)}, "
-          f"max {lens[-1]}; over 150: {sum(l > 150 for l in lens)}; without a space: "
-          f"{sum(' ' not in t for _, t in texts)}")
-    print(f"texts with hard breaks (\\n): {sum(chr(10) in t for _, t in texts)}")
-    print(f"rejected while generating: {dict(sorted(rejected.items()))}")
+    plain = [t for _, t in texts]
+    print_scripts_and_lengths(plain, rejected, more=f"; over 150: {sum(len(t) > 150 for t in plain)}; "
+                              f"without a space: {sum(' ' not in t for t in plain)}")
     if args.check and not same:
         sys.exit(1)
 

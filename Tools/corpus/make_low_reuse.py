@@ -32,7 +32,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import make_held_out as base  # noqa: E402  (Faker setup, fragments, coverage; imports chromium_lines)
-from make_held_out import ROOT, chromium_lines, compare  # noqa: E402
+from make_held_out import ROOT, chromium_lines  # noqa: E402
 
 SEED = 20261126
 SCALE = 3  # make_held_out.py's 2,000 texts per group proportions, three times
@@ -68,14 +68,8 @@ def generate():
             tries = 0
             while best is None or tries < CANDIDATES:
                 tries += 1
-                t = gen.text(category).strip(" ")
-                t = t.strip("\n") if t.strip("\n") else t
-                if not t.strip():
-                    rejected["empty"] += 1
-                    continue
-                problem = coverage.problem(t)
-                if problem:
-                    rejected[problem.split(":")[0]] += 1
+                t = base.candidate(gen, category, coverage, rejected)
+                if t is None:
                     continue
                 if t in seen or t in taken:
                     rejected["duplicate"] += 1
@@ -123,14 +117,7 @@ def main():
         ws = [w for t in group for w in words(t)]
         print(f"  {c:18s} {len(group):5d} {statistics.median(len(t) for t in group):6.0f}"
               f"   {len(set(ws)) / max(1, len(ws)) * 100:5.1f} %")
-    print("\nper dominant script (as compare.py classes them):")
-    for s, n in collections.Counter(compare.dominant_script(t) for _, t in texts).most_common():
-        print(f"  {s:36s} {n:5d}")
-    lens = sorted(len(t) for _, t in texts)
-    q = lambda p: lens[int(p * (len(lens) - 1))]  # noqa: E731
-    print(f"\nlengths (code points): min {lens[0]}, p10 {q(0.1)}, median {q(0.5)}, p90 {q(0.9)}, max {lens[-1]}; "
-          f"with hard breaks: {sum(chr(10) in t for _, t in texts)}")
-    print(f"rejected while generating: {dict(sorted(rejected.items()))}")
+    base.print_scripts_and_lengths([t for _, t in texts], rejected)
     if not same:
         sys.exit(1)
 

@@ -42,7 +42,7 @@ import unicodedata
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import make_held_out as base  # noqa: E402  (Faker setup, fragments, coverage; imports chromium_lines)
-from make_held_out import ROOT, chromium_lines, compare, faker  # noqa: E402
+from make_held_out import ROOT, chromium_lines, faker  # noqa: E402
 
 from fontTools.ttLib import TTFont  # noqa: E402  (make_held_out.py checked that it is there)
 
@@ -642,14 +642,7 @@ def main():
     whole = sum(any(s["start"] == 0 and s["end"] == len(t) for s in spans) for _, t, spans, _, _ in rows)
     print(f"texts with overlapping spans: {overlap}; with a span over the whole text: {whole}; "
           f"span edges inside a grapheme cluster: {sum(grapheme_edges(t, s) for _, t, s, _, _ in rows)}")
-    print("\nper dominant script (as compare.py classes them):")
-    for s, n in collections.Counter(compare.dominant_script(t) for _, t, _, _, _ in rows).most_common():
-        print(f"  {s:36s} {n:5d}")
-    lens = sorted(len(t) for _, t, _, _, _ in rows)
-    q = lambda p: lens[int(p * (len(lens) - 1))]  # noqa: E731
-    print(f"\nlengths (code points): min {lens[0]}, p10 {q(0.1)}, median {q(0.5)}, p90 {q(0.9)}, max {lens[-1]}; "
-          f"with hard breaks: {sum(chr(10) in t for _, t, _, _, _ in rows)}")
-    print(f"rejected while generating: {dict(sorted(rejected.items()))}")
+    base.print_scripts_and_lengths([t for _, t, _, _, _ in rows], rejected)
     if not same:
         sys.exit(1)
 
