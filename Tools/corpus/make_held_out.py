@@ -513,16 +513,21 @@ def write_or_check(path, data, check, count, seed):
     return True
 
 
-def main():
+def arguments(script, doc, default_out):
+    """Runs `script` again with a fixed hash seed when needed (some Faker lists are built from sets,
+    it_IT's cities for one: their order, and so the texts, depend on string hashing), then parses
+    `--out` and `--check`. Shared with make_low_reuse.py and make_styled.py."""
     if os.environ.get("PYTHONHASHSEED") != "0":
-        # Some Faker lists are built from sets (it_IT's cities, for one): their order, and so the texts,
-        # depend on string hashing. Run again with a fixed hash seed.
-        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:],
+        os.execve(sys.executable, [sys.executable, os.path.abspath(script)] + sys.argv[1:],
                   dict(os.environ, PYTHONHASHSEED="0"))
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=os.path.join(ROOT, "Tests", "Corpus", "held-out.txt"))
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=default_out)
     parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = arguments(__file__, __doc__, os.path.join(ROOT, "Tests", "Corpus", "held-out.txt"))
     texts, rejected = generate()
     data = "".join(escape(t) + "\n" for _, t in texts)
     assert "\n\n" not in data and len(data.split("\n")) == COUNT + 1

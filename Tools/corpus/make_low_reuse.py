@@ -22,7 +22,6 @@ Usage: Tools/corpus/make_low_reuse.py [--out PATH] [--check]   (needs `pip insta
   --check   generate, compare with the file instead of writing it (exit 1 if it differs)
 """
 
-import argparse
 import collections
 import os
 import re
@@ -92,13 +91,7 @@ def generate():
 
 
 def main():
-    if os.environ.get("PYTHONHASHSEED") != "0":  # see make_held_out.py: some Faker lists come from sets
-        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:],
-                  dict(os.environ, PYTHONHASHSEED="0"))
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=os.path.join(ROOT, "Benchmarks", "Corpus", "low-reuse.txt"))
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
+    args = base.arguments(__file__, __doc__, os.path.join(ROOT, "Benchmarks", "Corpus", "low-reuse.txt"))
     texts, rejected = generate()
     data = "".join(base.escape(t) + "\n" for _, t in texts)
     assert "\n\n" not in data and len(data.split("\n")) == COUNT + 1

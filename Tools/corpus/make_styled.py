@@ -30,7 +30,6 @@ itself again). Usage: Tools/corpus/make_styled.py [--out PATH] [--check]   (need
   --check   generate, compare with the file instead of writing it (exit 1 if it differs)
 """
 
-import argparse
 import collections
 import json
 import os
@@ -603,13 +602,7 @@ def grapheme_edges(text, spans):
 
 
 def main():
-    if os.environ.get("PYTHONHASHSEED") != "0":  # see make_held_out.py: some Faker lists come from sets
-        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:],
-                  dict(os.environ, PYTHONHASHSEED="0"))
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=os.path.join(ROOT, "Tests", "Corpus", "styled.jsonl"))
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
+    args = base.arguments(__file__, __doc__, os.path.join(ROOT, "Tests", "Corpus", "styled.jsonl"))
     rows, rejected = generate()
     data = "".join(dump(t, s) + "\n" for _, t, s, _, _ in rows)
     assert len(data.split("\n")) == COUNT + 1
