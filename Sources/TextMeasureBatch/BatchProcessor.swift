@@ -214,8 +214,7 @@ package struct BatchProcessor: Sendable {
     /// - Complexity: Parsing the lines, one lock for their look-ups, one layout per line.
     package func processIfHeld(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome]? {
         let parsed = lines.map(parse)
-        var requests: [MeasureRequest] = []
-        for case .request(let request) in parsed { requests.append(request.measure) }
+        let requests = Self.requests(of: parsed)
         guard let results = texts.heldMeasurements(for: requests, keys: requests.map { TextKey($0.text) }) else { return nil }
         return outcomes(parsed, results)
     }
@@ -236,9 +235,14 @@ package struct BatchProcessor: Sendable {
     }
 
     private func measure(_ parsed: [Parsed]) -> [Outcome] {
+        outcomes(parsed, texts.measurements(for: Self.requests(of: parsed)))
+    }
+
+    /// What the lines that parsed ask to measure, in order.
+    private static func requests(of parsed: [Parsed]) -> [MeasureRequest] {
         var requests: [MeasureRequest] = []
         for case .request(let request) in parsed { requests.append(request.measure) }
-        return outcomes(parsed, texts.measurements(for: requests))
+        return requests
     }
 
     /// The outcomes of `parsed` lines, given `results` for their requests in order.

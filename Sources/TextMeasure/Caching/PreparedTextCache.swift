@@ -303,17 +303,7 @@ public final class PreparedTextCache: Sendable {
     /// - Returns: One result per query, in order, or nil when a text is not held.
     /// - Complexity: One lock for all the look-ups, then one layout per query.
     package func heldMeasurements(for queries: [MeasureRequest], keys: [TextKey]) -> [Result<TextMeasurement, TextMeasureError>]? {
-        var checks: [TextMeasureError?] = []
-        checks.reserveCapacity(queries.count)
-        for query in queries {
-            do throws(TextMeasureError) {
-                try MeasurementLimits.check(width: query.width)
-                try MeasurementLimits.check(query.style)
-                checks.append(nil)
-            } catch {
-                checks.append(error)
-            }
-        }
+        let checks = queries.map { Self.refusal(of: $0) }
         let held = state.withLock { state -> [PreparedText?]? in
             var held: [PreparedText?] = []
             held.reserveCapacity(queries.count)
@@ -338,17 +328,25 @@ public final class PreparedTextCache: Sendable {
         }
     }
 
+    /// Why `query` cannot be measured (a width or style out of ``MeasurementLimits``), or nil.
+    private static func refusal(of query: MeasureRequest) -> TextMeasureError? {
+        do throws(TextMeasureError) {
+            try MeasurementLimits.check(width: query.width)
+            try MeasurementLimits.check(query.style)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     private func measurements(for queries: [MeasureRequest], keys: [TextKey], withLines: Bool,
                               store: any MeasurementStore) -> [Result<TextMeasurement, TextMeasureError>] {
         var results = [Result<TextMeasurement, TextMeasureError>?](repeating: nil, count: queries.count)
         // 1. Memory: a held prepared text lays out in arithmetic, faster than any store.
         var missing: [Int] = []
         for (index, query) in queries.enumerated() {
-            do throws(TextMeasureError) {
-                try MeasurementLimits.check(width: query.width)
-                try MeasurementLimits.check(query.style)
-            } catch {
-                results[index] = .failure(error)
+            if let refusal = Self.refusal(of: query) {
+                results[index] = .failure(refusal)
                 continue
             }
             let key = Key(text: keys[index], style: query.style, spans: query.spans)
