@@ -16,7 +16,8 @@ import TextMeasureBatch
 /// - it holds either `"error"` (a string) and none of the measurement's keys, or `"lineCount"` (an
 ///   integer, 0 or more), `"height"` (a finite number, 0 or more) and `"truncated"` (a boolean);
 /// - it is the line the processor gives for that input line alone, so the output is in input order,
-///   and the line it gives for all the lines at once as the items of one request (`serve`'s path);
+///   and the line it gives for all the lines at once as the items of one request (`serve`'s path),
+///   measured or, once their texts are held, laid out alone (`serve`'s quick path);
 ///   (whether the prepared-text cache changes results is for `TextMeasureBatchTests`: checking it here,
 ///   with a second, empty cache, took a third of each execution).
 enum BatchFuzzer {
@@ -61,6 +62,9 @@ enum BatchFuzzer {
         var lines: [UnsafeBufferPointer<UInt8>] = []
         forEachLine(of: input) { lines.append($0) }
         let together = processor.process(lines)
+        // Every text is now prepared: serve's quick path (layout alone, on the event loop) answers the
+        // same, or, when the cache has already let a text go, declines.
+        let quick = processor.processIfHeld(lines)
         for (index, line) in lines.enumerated() {
             let produced = String(outputLines[index])
             checkShape(of: produced, line: index, inputLine: line, input: input)
@@ -73,6 +77,13 @@ enum BatchFuzzer {
             together[index].write(to: &asItem)
             guard asItem == expected else {
                 fail("line \(index): as a request's item \(asItem), the line alone \(expected)", input)
+            }
+            if let quick {
+                var held = ""
+                quick[index].write(to: &held)
+                guard held == expected else {
+                    fail("line \(index): laid out from held texts \(held), the line alone \(expected)", input)
+                }
             }
         }
     }
