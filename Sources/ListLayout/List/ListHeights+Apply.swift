@@ -260,6 +260,10 @@ extension ListHeights {
             }
         } else {
             var batch = OffsetTreeBatch()
+            batch.reserveCapacity(
+                removals: changes.deletedSections.count + changes.movedSections.count + changes.deletedItems.count
+                    + changes.movedItems.count,
+                placements: changes.insertedItems.count + changes.movedItems.count + changes.updatedItems.count)
             let newStarts = new.sectionStarts
             // The new rows, in the order `prepare` measured them: inserted sections, inserted items,
             // then updated items.

@@ -506,7 +506,7 @@ public struct OffsetTree: Sendable {
             var last = e
             while last + 1 < edits.count && reaches(edits[last + 1]) { last += 1 }
             if gatheredHeights.isEmpty && !replaced && edits[last].range.upperBound <= end,
-               let edited = editInPlace(leaf, startingAt: start, edits[e...last], entries: entries,
+               let edited = editInPlace(leaf, startingAt: start, edits, e...last, entries: entries,
                                         isOnlyLeaf: leaves.count == 1) {
                 built.append(edited)
                 e = last + 1
@@ -549,12 +549,12 @@ public struct OffsetTree: Sendable {
 
     /// Applies the edits of one leaf inside its slot, last first, and returns its new aggregate; `nil`
     /// (and nothing changed) when its new size is out of a leaf's bounds.
-    private mutating func editInPlace(_ leaf: Aggregate, startingAt start: Int, _ edits: ArraySlice<Edit>,
+    private mutating func editInPlace(_ leaf: Aggregate, startingAt start: Int, _ edits: [Edit], _ ofLeaf: ClosedRange<Int>,
                                       entries: [Entry], isOnlyLeaf: Bool) -> Aggregate? {
         // Last first, the leaf may grow before it shrinks: every size on the way must fit its slot.
         var size = leaf.count, largest = leaf.count
-        for edit in edits.reversed() {
-            size += edit.replacement.count - edit.range.count
+        for e in ofLeaf.reversed() {
+            size += edits[e].replacement.count - edits[e].range.count
             largest = max(largest, size)
         }
         guard largest <= Self.leafCapacity && (size >= Self.leafMinimum || isOnlyLeaf) else { return nil }
@@ -563,7 +563,8 @@ public struct OffsetTree: Sendable {
         leafHeights.withUnsafeMutableBufferPointer { heights in
             leafKinds.withUnsafeMutableBufferPointer { kinds in
                 var end = base + leaf.count
-                for edit in edits.reversed() {
+                for e in ofLeaf.reversed() {
+                    let edit = edits[e]
                     let lower = base + edit.range.lowerBound - start, upper = base + edit.range.upperBound - start
                     for slot in lower..<upper {
                         sum -= heights[slot]
@@ -574,9 +575,10 @@ public struct OffsetTree: Sendable {
                     Self.move(end - upper, from: upper, to: upper + shift, in: heights)
                     Self.move(end - upper, from: upper, to: upper + shift, in: kinds)
                     end += shift
-                    for (offset, entry) in entries[edit.replacement].enumerated() {
-                        heights[lower + offset] = entry.height
-                        kinds[lower + offset] = entry.kind
+                    for k in edit.replacement {
+                        let entry = entries[k]
+                        heights[lower + k - edit.replacement.lowerBound] = entry.height
+                        kinds[lower + k - edit.replacement.lowerBound] = entry.kind
                         sum += entry.height
                         if entry.kind.isMark { marks += 1 }
                     }

@@ -18,6 +18,12 @@ struct OffsetTreeBatch {
     private var removals: [Range<Int>] = []
     private var placements: [(index: Int, entry: OffsetTree.Entry, overwrites: Bool)] = []
 
+    /// Makes room for this many removals and placements (insertions and sets).
+    mutating func reserveCapacity(removals: Int, placements: Int) {
+        self.removals.reserveCapacity(removals)
+        self.placements.reserveCapacity(placements)
+    }
+
     /// Removes the entries at `range`, indexes in the tree before the batch (disjoint from the other
     /// ranges removed).
     mutating func remove(_ range: Range<Int>) {
