@@ -18,7 +18,8 @@ extension ListHeights {
     /// - Returns: The batch update from the previous snapshot to `snapshot`, in UIKit's terms (for the
     ///   first apply: every section inserted).
     /// - Complexity: O(n) for the diff, plus the measurements of new and changed rows (on all cores in
-    ///   eager mode), plus O(k log n) for k changed rows.
+    ///   eager mode), plus O(k log n) for k changed rows, or one pass over the offset tree's leaves
+    ///   when the changes are many against them (``OffsetTree`` leaves hold about a hundred rows).
     @discardableResult
     public func apply(_ snapshot: Snapshot, reconfiguring ids: Set<Item.ID> = []) -> ListChanges {
         edits.withLock { _ in
