@@ -18,7 +18,8 @@ extension ListHeights {
     /// - Returns: The batch update from the previous snapshot to `snapshot`, in UIKit's terms (for the
     ///   first apply: every section inserted).
     /// - Complexity: O(n) for the diff, plus the measurements of new and changed rows (on all cores in
-    ///   eager mode), plus O(k log n) for k changed rows.
+    ///   eager mode), plus O(k log n) for k changed rows, or one pass over the offset tree's leaves
+    ///   when the changes are many against them (``OffsetTree`` leaves hold about a hundred rows).
     @discardableResult
     public func apply(_ snapshot: Snapshot, reconfiguring ids: Set<Item.ID> = []) -> ListChanges {
         edits.withLock { _ in
@@ -203,10 +204,10 @@ extension ListHeights {
 
     // MARK: Replay
 
-    /// Applies a prepared batch to the offsets, UIKit's way: removals at old indexes, in descending
-    /// order (a moved section's or item's entries are kept aside); then insertions at new indexes, in
-    /// ascending order (sections, then items); then updated heights. Called under the state lock, with
-    /// `prepared` made against the current version.
+    /// Applies a prepared batch to the offsets, as UIKit replays it: removals at old indexes (a moved
+    /// section's or item's entries are kept aside), insertions at new indexes, then updated heights.
+    /// The batch goes to the tree as one change (``OffsetTreeBatch``). Called under the state lock,
+    /// with `prepared` made against the current version.
     func replay(_ prepared: Prepared, anchor: Double?, in state: inout State)
         -> (changes: ListChanges, contentOffset: Double?) {
         precondition(state.version == prepared.version, "ListHeights: a batch prepared against another version")
@@ -215,16 +216,16 @@ extension ListHeights {
         let changes = prepared.changes
         let old = prepared.old, new = prepared.new
 
-        // What leaves its place: old section → new index of a moved section, or -1 when deleted.
-        var sectionFate: [Int: Int] = [:]
-        for s in changes.deletedSections { sectionFate[s] = -1 }
-        for move in changes.movedSections { sectionFate[move.from] = move.to }
-        var removals: [Int: [(item: Int, movedTo: ItemPath?)]] = [:]
-        for path in changes.deletedItems { removals[path.section, default: []].append((path.item, nil)) }
-        for move in changes.movedItems { removals[move.from.section, default: []].append((move.from.item, move.to)) }
-
-        let anchored = anchor.flatMap {
-            anchorRow(at: $0, old: old, new: new, sectionFate: sectionFate, removals: removals, tree: state.tree)
+        let anchored = anchor.flatMap { anchor in
+            // What leaves its place: old section → new index of a moved section, or -1 when deleted.
+            var sectionFate: [Int: Int] = [:]
+            for s in changes.deletedSections { sectionFate[s] = -1 }
+            for move in changes.movedSections { sectionFate[move.from] = move.to }
+            var removals: [Int: [(item: Int, movedTo: ItemPath?)]] = [:]
+            for path in changes.deletedItems { removals[path.section, default: []].append((path.item, nil)) }
+            for move in changes.movedItems { removals[move.from.section, default: []].append((move.from.item, move.to)) }
+            return anchorRow(at: anchor, old: old, new: new, sectionFate: sectionFate, removals: removals,
+                             tree: state.tree)
         }
         var carried: [ItemPath: OffsetTree.Entry] = [:]
         for (newPath, oldPath) in prepared.carried {
@@ -234,14 +235,7 @@ extension ListHeights {
         var supplements = prepared.supplements.makeIterator()
         let kind = rowKind
         func newRow(_ path: ItemPath) -> OffsetTree.Entry {
-            carried[path] ?? OffsetTree.Entry(unchecked: measured.next()!, kind: kind)
-        }
-        func insertedSection(_ s: Int) -> [OffsetTree.Entry] {
-            var entries = [supplements.next()!]
-            entries.reserveCapacity(new.sections[s].items.count + 2)
-            for i in new.sections[s].items.indices { entries.append(newRow(ItemPath(section: s, item: i))) }
-            entries.append(supplements.next()!)
-            return entries
+            (carried.isEmpty ? nil : carried[path]) ?? OffsetTree.Entry(unchecked: measured.next()!, kind: kind)
         }
 
         if state.tree.count == 0 {
@@ -261,38 +255,34 @@ extension ListHeights {
                 entries.append(supplements.next()!)
             }
             state.tree = OffsetTree(entries)
+            for path in changes.updatedItems {
+                state.tree.setEntry(OffsetTree.Entry(unchecked: measured.next()!, kind: kind),
+                                    at: state.tree.indexOfMark(path.section) + 1 + path.item)
+            }
         } else {
-            // Removals, descending, at old indexes.
-            var movedItems: [ItemPath: OffsetTree.Entry] = [:]
-            var movedSections: [Int: [OffsetTree.Entry]] = [:]
-            for s in Set(sectionFate.keys).union(removals.keys).sorted(by: >) {
-                if let items = removals[s] {
-                    let header = state.tree.indexOfMark(s)
-                    for (item, movedTo) in items.sorted(by: { $0.item > $1.item }) {
-                        let entry = state.tree.remove(at: header + 1 + item)
-                        if let movedTo { movedItems[movedTo] = entry }
-                    }
+            var batch = OffsetTreeBatch()
+            batch.reserveCapacity(
+                removals: changes.deletedSections.count + changes.movedSections.count + changes.deletedItems.count
+                    + changes.movedItems.count,
+                placements: changes.insertedItems.count + changes.movedItems.count + changes.updatedItems.count)
+            let newStarts = new.sectionStarts
+            // The new rows, in the order `prepare` measured them: inserted sections, inserted items,
+            // then updated items.
+            for s in changes.insertedSections {
+                let header = Self.entryIndex(ofSection: s, sectionStarts: newStarts)
+                batch.insert(supplements.next()!, at: header)
+                for i in new.sections[s].items.indices {
+                    batch.insert(newRow(ItemPath(section: s, item: i)), at: header + 1 + i)
                 }
-                if let fate = sectionFate[s] {
-                    let removed = state.tree.removeSubrange(state.tree.indexOfMark(s)..<state.tree.indexOfMark(s + 1))
-                    if fate >= 0 { movedSections[fate] = removed }
-                }
+                batch.insert(supplements.next()!, at: header + 1 + new.sections[s].items.count)
             }
-            // Insertions, ascending, at new indexes: sections first, then items.
-            var sectionInserts = changes.insertedSections.map { ($0, insertedSection($0)) }
-            sectionInserts += movedSections.map { ($0.key, $0.value) }
-            for (s, entries) in sectionInserts.sorted(by: { $0.0 < $1.0 }) {
-                state.tree.insert(contentsOf: entries, at: state.tree.indexOfMark(s))
+            for path in changes.insertedItems { batch.insert(newRow(path), at: Self.entryIndex(of: path, sectionStarts: newStarts)) }
+            for path in changes.updatedItems {
+                batch.set(OffsetTree.Entry(unchecked: measured.next()!, kind: kind), at: Self.entryIndex(of: path, sectionStarts: newStarts))
             }
-            var itemInserts = changes.insertedItems.map { ($0, newRow($0)) }
-            itemInserts += changes.movedItems.map { ($0.to, movedItems[$0.to]!) }
-            for (path, entry) in itemInserts.sorted(by: { $0.0 < $1.0 }) {
-                state.tree.insert(entry, at: state.tree.indexOfMark(path.section) + 1 + path.item)
-            }
-        }
-        for path in changes.updatedItems {
-            state.tree.setEntry(OffsetTree.Entry(unchecked: measured.next()!, kind: kind),
-                                at: state.tree.indexOfMark(path.section) + 1 + path.item)
+            addMoves(changes, old: old, new: new, tree: state.tree, to: &batch)
+            let (edits, entries) = batch.edits()
+            state.tree.apply(edits, entries: entries)
         }
         assert(state.tree.marks == new.numberOfSections
                && state.tree.count == new.numberOfItems + 2 * new.numberOfSections,
@@ -307,6 +297,64 @@ extension ListHeights {
         let contentOffset = OffsetTree.pixels(state.tree.offset(of: index)) + distance
         state.viewportTop = Self.units(atOffset: contentOffset)
         return (changes, contentOffset)
+    }
+
+    /// Adds the removals and the moves of `changes` to `batch`: deleted sections and items leave; a
+    /// moved item's entry, read from the tree before the batch, goes to its new index; a moved
+    /// section's entries that stay (header, items neither deleted nor moved out, footer) go, in order,
+    /// to its new place, around the items inserted or moved into it.
+    private func addMoves(_ changes: ListChanges, old: Snapshot, new: Snapshot, tree: OffsetTree,
+                          to batch: inout OffsetTreeBatch) {
+        let oldStarts = old.sectionStarts, newStarts = new.sectionStarts
+        var sectionsLeaving = Set(changes.deletedSections)
+        for move in changes.movedSections { sectionsLeaving.insert(move.from) }
+        for s in sectionsLeaving {
+            let header = Self.entryIndex(ofSection: s, sectionStarts: oldStarts)
+            batch.remove(header..<header + old.sections[s].items.count + 2)
+        }
+        // Items of a section that leaves go with it.
+        func leavesAlone(_ path: ItemPath) -> Bool { sectionsLeaving.isEmpty || !sectionsLeaving.contains(path.section) }
+        for path in changes.deletedItems where leavesAlone(path) {
+            let index = Self.entryIndex(of: path, sectionStarts: oldStarts)
+            batch.remove(index..<index + 1)
+        }
+        for move in changes.movedItems {
+            let index = Self.entryIndex(of: move.from, sectionStarts: oldStarts)
+            if leavesAlone(move.from) { batch.remove(index..<index + 1) }
+            batch.insert(tree.entry(at: index), at: Self.entryIndex(of: move.to, sectionStarts: newStarts))
+        }
+        guard !changes.movedSections.isEmpty else { return }
+        var itemsLeaving: [Int: Set<Int>] = [:], itemsArriving: [Int: Set<Int>] = [:]
+        for path in changes.deletedItems { itemsLeaving[path.section, default: []].insert(path.item) }
+        for move in changes.movedItems {
+            itemsLeaving[move.from.section, default: []].insert(move.from.item)
+            itemsArriving[move.to.section, default: []].insert(move.to.item)
+        }
+        for path in changes.insertedItems { itemsArriving[path.section, default: []].insert(path.item) }
+        for move in changes.movedSections {
+            let oldHeader = Self.entryIndex(ofSection: move.from, sectionStarts: oldStarts)
+            let newHeader = Self.entryIndex(ofSection: move.to, sectionStarts: newStarts)
+            let leaving = itemsLeaving[move.from] ?? [], arriving = itemsArriving[move.to] ?? []
+            var staying = (0..<old.sections[move.from].items.count).lazy.filter { !leaving.contains($0) }.makeIterator()
+            batch.insert(tree.entry(at: oldHeader), at: newHeader)
+            let count = new.sections[move.to].items.count
+            for item in 0..<count where !arriving.contains(item) {
+                batch.insert(tree.entry(at: oldHeader + 1 + staying.next()!), at: newHeader + 1 + item)
+            }
+            batch.insert(tree.entry(at: oldHeader + 1 + old.sections[move.from].items.count), at: newHeader + 1 + count)
+        }
+    }
+
+    /// The entry index of a section's header in a snapshot's entries (header, items, footer per
+    /// section), from the snapshot's `sectionStarts` (read once: a generic snapshot's own look-up costs
+    /// a metadata search per call).
+    static func entryIndex(ofSection s: Int, sectionStarts: [Int]) -> Int {
+        sectionStarts[s] + 2 * s
+    }
+
+    /// The entry index of an item in a snapshot's entries.
+    static func entryIndex(of path: ItemPath, sectionStarts: [Int]) -> Int {
+        sectionStarts[path.section] + path.item + 2 * path.section + 1
     }
 
     // MARK: Anchoring

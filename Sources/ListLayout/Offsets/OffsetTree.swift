@@ -94,6 +94,9 @@ public struct OffsetTree: Sendable {
     /// Levels of inner nodes above the leaves (0: the root is a leaf).
     private var depth = 0
 
+    /// A node with its entry count, height sum and marks, as its parent stores them.
+    private typealias Aggregate = (node: Int, count: Int, sum: Int64, marks: Int)
+
     /// Number of entries.
     public private(set) var count = 0
     /// Sum of all heights, in units.
@@ -126,7 +129,7 @@ public struct OffsetTree: Sendable {
         leafHeights.reserveCapacity(room * Self.leafStride)
         leafKinds.reserveCapacity(room * Self.leafStride)
         leafSize.reserveCapacity(room)
-        var level: [(node: Int, count: Int, sum: Int64, marks: Int)] = []
+        var level: [Aggregate] = []
         level.reserveCapacity(leaves)
         var iterator = entries.makeIterator()
         for leaf in 0..<leaves {
@@ -143,38 +146,8 @@ public struct OffsetTree: Sendable {
             leafKinds.append(contentsOf: repeatElement(.item, count: Self.leafStride - size))
             leafSize.append(size)
             level.append((leaf, size, sum, marks))
-            count += size
-            total += sum
-            self.marks += marks
         }
-        depth = 0
-        while level.count > 1 {
-            let groups = level.count <= Self.innerCapacity ? 1 : (level.count + Self.innerFill - 1) / Self.innerFill
-            var next: [(node: Int, count: Int, sum: Int64, marks: Int)] = []
-            next.reserveCapacity(groups)
-            var start = 0
-            for group in 0..<groups {
-                let size = level.count / groups + (group < level.count % groups ? 1 : 0)
-                let node = allocateInner()
-                let base = node * Self.innerStride
-                var aggregate = (node: node, count: 0, sum: Int64(0), marks: 0)
-                for (slot, child) in level[start..<start + size].enumerated() {
-                    innerChild[base + slot] = child.node
-                    innerCount[base + slot] = child.count
-                    innerSum[base + slot] = child.sum
-                    innerMarks[base + slot] = child.marks
-                    aggregate.count += child.count
-                    aggregate.sum += child.sum
-                    aggregate.marks += child.marks
-                }
-                innerSize[node] = size
-                next.append(aggregate)
-                start += size
-            }
-            level = next
-            depth += 1
-        }
-        root = level[0].node
+        buildInnerNodes(over: level)
     }
 
     // MARK: Queries
@@ -436,6 +409,295 @@ public struct OffsetTree: Sendable {
         removed.reserveCapacity(range.count)
         for _ in range { removed.append(remove(at: range.lowerBound)) }
         return removed
+    }
+
+    // MARK: Batched edits
+
+    /// One change of a batch (see ``apply(_:entries:)``): the entries at `range`, indexes in the tree
+    /// before the batch, give way to the batch's entries at `replacement`.
+    struct Edit: Equatable {
+        var range: Range<Int>
+        var replacement: Range<Int>
+    }
+
+    /// How a batch is applied: edit by edit, or in one pass over the leaves.
+    enum BatchStrategy {
+        /// Per-edit descents when the edits are few against the leaves, else one pass.
+        case automatic
+        case oneByOne
+        case onePass
+    }
+
+    /// Applies a batch of edits as one change: each edit's `range` (in the tree as it is before the
+    /// batch) is replaced by `entries[edit.replacement]`.
+    ///
+    /// - Parameters:
+    ///   - edits: Sorted by range, ranges not overlapping; an empty range (an insertion) may touch its
+    ///     neighbours, and comes first among edits at its index.
+    ///   - entries: The new entries the edits refer to.
+    ///   - strategy: ``BatchStrategy/automatic`` but in tests, which compare the two ways.
+    /// - Complexity: O(k log n) for k edits when they are few against the leaves; else one pass,
+    ///   O(n / leafFill + k + the entries of the leaves edited).
+    mutating func apply(_ edits: [Edit], entries: [Entry], strategy: BatchStrategy = .automatic) {
+        guard !edits.isEmpty else { return }
+        let oneByOne = switch strategy {
+        // A descent scans a few dozen child slots on each level and shifts half a leaf; the pass
+        // visits every leaf's aggregate once and rebuilds the inner nodes.
+        case .automatic: edits.count * Self.leavesPerDescent < leafSize.count - freeLeaves.count
+        case .oneByOne: true
+        case .onePass: false
+        }
+        if oneByOne { applyOneByOne(edits, entries: entries) } else { applyInOnePass(edits, entries: entries) }
+    }
+
+    /// About as many leaves as the pass visits for the cost of one descent.
+    static let leavesPerDescent = 16
+
+    /// The batch as single edits, last first, so that every index still refers to the tree before
+    /// the batch.
+    private mutating func applyOneByOne(_ edits: [Edit], entries: [Entry]) {
+        for edit in edits.reversed() {
+            let replacement = entries[edit.replacement]
+            let kept = min(edit.range.count, replacement.count)
+            for (offset, entry) in replacement.prefix(kept).enumerated() { setEntry(entry, at: edit.range.lowerBound + offset) }
+            let lower = edit.range.lowerBound + kept
+            if edit.range.count > kept {
+                for _ in kept..<edit.range.count { remove(at: lower) }
+            } else if replacement.count > kept {
+                insert(contentsOf: replacement.dropFirst(kept), at: lower)
+            }
+        }
+    }
+
+    /// The batch in one walk over the leaves, in order: a leaf no edit reaches is kept as it is; a
+    /// leaf edited keeps its slot when its new size is within the bounds of a leaf, else its entries
+    /// (merged with the edits) are gathered with those of its neighbours and cut into new leaves.
+    /// The inner nodes are then built again over the leaves.
+    private mutating func applyInOnePass(_ edits: [Edit], entries: [Entry]) {
+        let leaves = orderedLeaves()
+        var built: [Aggregate] = []
+        built.reserveCapacity(leaves.count + edits.count / Self.leafFill + 2)
+        // Entries gathered for new leaves.
+        var gatheredHeights: [Int64] = [], gatheredKinds: [Kind] = []
+        var e = 0
+        // Whether edits[e]'s replacement is already gathered (its range continues into this leaf).
+        var replaced = false
+        var start = 0
+        for (position, leaf) in leaves.enumerated() {
+            if gatheredHeights.count >= Self.leafMinimum {
+                cutLeaves(from: &gatheredHeights, &gatheredKinds, into: &built)
+            }
+            let end = start + leaf.count
+            let isLast = position == leaves.count - 1
+            // Edits reach a leaf when they start before its end (an insertion at the very end belongs
+            // to the last leaf).
+            func reaches(_ edit: Edit) -> Bool { edit.range.lowerBound < end || isLast }
+            defer { start = end }
+            guard e < edits.count && reaches(edits[e]) else {
+                if gatheredHeights.isEmpty {
+                    built.append(leaf)
+                } else {
+                    // Too few entries gathered for a leaf of their own: this leaf's join them.
+                    gather(leaf.node, 0..<leaf.count, into: &gatheredHeights, &gatheredKinds)
+                    freeLeaf(leaf.node)
+                }
+                continue
+            }
+            var last = e
+            while last + 1 < edits.count && reaches(edits[last + 1]) { last += 1 }
+            if gatheredHeights.isEmpty && !replaced && edits[last].range.upperBound <= end,
+               let edited = editInPlace(leaf, startingAt: start, edits, e...last, entries: entries,
+                                        isOnlyLeaf: leaves.count == 1) {
+                built.append(edited)
+                e = last + 1
+                continue
+            }
+            var cursor = start
+            while e < edits.count && reaches(edits[e]) {
+                let edit = edits[e]
+                if edit.range.lowerBound > cursor {
+                    gather(leaf.node, cursor - start..<edit.range.lowerBound - start, into: &gatheredHeights, &gatheredKinds)
+                }
+                if !replaced {
+                    for entry in entries[edit.replacement] {
+                        gatheredHeights.append(entry.height)
+                        gatheredKinds.append(entry.kind)
+                    }
+                    replaced = true
+                }
+                cursor = max(cursor, min(edit.range.upperBound, end))
+                guard edit.range.upperBound <= end else { break }
+                e += 1
+                replaced = false
+            }
+            if cursor < end { gather(leaf.node, cursor - start..<leaf.count, into: &gatheredHeights, &gatheredKinds) }
+            freeLeaf(leaf.node)
+        }
+        if !gatheredHeights.isEmpty || built.isEmpty {
+            // The last entries gathered are too few for a leaf: the leaf before takes them.
+            if gatheredHeights.count < Self.leafMinimum, let previous = built.popLast() {
+                var heights: [Int64] = [], kinds: [Kind] = []
+                gather(previous.node, 0..<previous.count, into: &heights, &kinds)
+                freeLeaf(previous.node)
+                gatheredHeights.insert(contentsOf: heights, at: 0)
+                gatheredKinds.insert(contentsOf: kinds, at: 0)
+            }
+            cutLeaves(from: &gatheredHeights, &gatheredKinds, into: &built)
+        }
+        buildInnerNodes(over: built)
+    }
+
+    /// Applies the edits of one leaf inside its slot, last first, and returns its new aggregate; `nil`
+    /// (and nothing changed) when its new size is out of a leaf's bounds.
+    private mutating func editInPlace(_ leaf: Aggregate, startingAt start: Int, _ edits: [Edit], _ ofLeaf: ClosedRange<Int>,
+                                      entries: [Entry], isOnlyLeaf: Bool) -> Aggregate? {
+        // Last first, the leaf may grow before it shrinks: every size on the way must fit its slot.
+        var size = leaf.count, largest = leaf.count
+        for e in ofLeaf.reversed() {
+            size += edits[e].replacement.count - edits[e].range.count
+            largest = max(largest, size)
+        }
+        guard largest <= Self.leafCapacity && (size >= Self.leafMinimum || isOnlyLeaf) else { return nil }
+        var sum = leaf.sum, marks = leaf.marks
+        let base = leaf.node * Self.leafStride
+        leafHeights.withUnsafeMutableBufferPointer { heights in
+            leafKinds.withUnsafeMutableBufferPointer { kinds in
+                var end = base + leaf.count
+                for e in ofLeaf.reversed() {
+                    let edit = edits[e]
+                    let lower = base + edit.range.lowerBound - start, upper = base + edit.range.upperBound - start
+                    for slot in lower..<upper {
+                        sum -= heights[slot]
+                        if kinds[slot].isMark { marks -= 1 }
+                    }
+                    // Move the entries after the range to their place behind the replacement.
+                    let shift = edit.replacement.count - edit.range.count
+                    Self.move(end - upper, from: upper, to: upper + shift, in: heights)
+                    Self.move(end - upper, from: upper, to: upper + shift, in: kinds)
+                    end += shift
+                    for k in edit.replacement {
+                        let entry = entries[k]
+                        heights[lower + k - edit.replacement.lowerBound] = entry.height
+                        kinds[lower + k - edit.replacement.lowerBound] = entry.kind
+                        sum += entry.height
+                        if entry.kind.isMark { marks += 1 }
+                    }
+                }
+            }
+        }
+        leafSize[leaf.node] = size
+        return (leaf.node, size, sum, marks)
+    }
+
+    /// Moves `count` elements of a buffer of plain values (the two ranges may overlap) with one
+    /// `memmove`.
+    private static func move<T>(_ count: Int, from source: Int, to target: Int, in buffer: UnsafeMutableBufferPointer<T>) {
+        guard count > 0 && source != target else { return }
+        precondition(source >= 0 && target >= 0 && max(source, target) + count <= buffer.count)
+        UnsafeMutableRawPointer(buffer.baseAddress! + target)
+            .copyMemory(from: buffer.baseAddress! + source, byteCount: count * MemoryLayout<T>.stride)
+    }
+
+    /// Appends the entries at `range` of a leaf to `heights` and `kinds`.
+    private func gather(_ node: Int, _ range: Range<Int>, into heights: inout [Int64], _ kinds: inout [Kind]) {
+        let base = node * Self.leafStride
+        heights.append(contentsOf: leafHeights[base + range.lowerBound..<base + range.upperBound])
+        kinds.append(contentsOf: leafKinds[base + range.lowerBound..<base + range.upperBound])
+    }
+
+    /// Moves the gathered entries into new leaves of even sizes (one leaf, maybe empty, when they fit
+    /// in one) and appends their aggregates to `built`.
+    private mutating func cutLeaves(from heights: inout [Int64], _ kinds: inout [Kind], into built: inout [Aggregate]) {
+        let n = heights.count
+        let pieces = n <= Self.leafCapacity ? 1 : (n + Self.leafFill - 1) / Self.leafFill
+        var next = 0
+        for piece in 0..<pieces {
+            let size = n / pieces + (piece < n % pieces ? 1 : 0)
+            let node = allocateLeaf()
+            let base = node * Self.leafStride
+            var sum: Int64 = 0, marks = 0
+            for k in 0..<size {
+                sum += heights[next + k]
+                if kinds[next + k].isMark { marks += 1 }
+            }
+            leafHeights.replaceSubrange(base..<base + size, with: heights[next..<next + size])
+            leafKinds.replaceSubrange(base..<base + size, with: kinds[next..<next + size])
+            leafSize[node] = size
+            built.append((node, size, sum, marks))
+            next += size
+        }
+        heights.removeAll(keepingCapacity: true)
+        kinds.removeAll(keepingCapacity: true)
+    }
+
+    /// Every leaf, in order, with the aggregate its parent stores.
+    private func orderedLeaves() -> [Aggregate] {
+        guard depth > 0 else {
+            let aggregate = aggregate(of: root, level: 0)
+            return [(root, aggregate.count, aggregate.sum, aggregate.marks)]
+        }
+        // The inner nodes just above the leaves, in order, one level at a time.
+        var nodes = [root]
+        for _ in 1..<depth {
+            var below: [Int] = []
+            for node in nodes {
+                let base = node * Self.innerStride
+                below.append(contentsOf: innerChild[base..<base + innerSize[node]])
+            }
+            nodes = below
+        }
+        var leaves: [Aggregate] = []
+        leaves.reserveCapacity(leafSize.count - freeLeaves.count)
+        for node in nodes {
+            let base = node * Self.innerStride
+            for slot in base..<base + innerSize[node] {
+                leaves.append((innerChild[slot], innerCount[slot], innerSum[slot], innerMarks[slot]))
+            }
+        }
+        return leaves
+    }
+
+    /// Replaces the inner nodes with new ones over `leaves` (in order, at least one), filled as a bulk
+    /// build fills them, and sets the root and the totals.
+    private mutating func buildInnerNodes(over leaves: [Aggregate]) {
+        innerChild.removeAll(keepingCapacity: true)
+        innerCount.removeAll(keepingCapacity: true)
+        innerSum.removeAll(keepingCapacity: true)
+        innerMarks.removeAll(keepingCapacity: true)
+        innerSize.removeAll(keepingCapacity: true)
+        freeInners.removeAll(keepingCapacity: true)
+        var level = leaves
+        depth = 0
+        while level.count > 1 {
+            let groups = level.count <= Self.innerCapacity ? 1 : (level.count + Self.innerFill - 1) / Self.innerFill
+            var next: [Aggregate] = []
+            next.reserveCapacity(groups)
+            var start = 0
+            for group in 0..<groups {
+                let size = level.count / groups + (group < level.count % groups ? 1 : 0)
+                let node = allocateInner()
+                let base = node * Self.innerStride
+                var aggregate: Aggregate = (node, 0, 0, 0)
+                for (slot, child) in level[start..<start + size].enumerated() {
+                    innerChild[base + slot] = child.node
+                    innerCount[base + slot] = child.count
+                    innerSum[base + slot] = child.sum
+                    innerMarks[base + slot] = child.marks
+                    aggregate.count += child.count
+                    aggregate.sum += child.sum
+                    aggregate.marks += child.marks
+                }
+                innerSize[node] = size
+                next.append(aggregate)
+                start += size
+            }
+            level = next
+            depth += 1
+        }
+        root = level[0].node
+        count = level[0].count
+        total = level[0].sum
+        marks = level[0].marks
     }
 
     // MARK: Node internals
