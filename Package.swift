@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // HTTP parts as swift-http-types values, the ones Hummingbird's pipeline carries (serve's quick handler).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The height store's SHA-256 (BoringSSL's on Linux; docs/sha256.md).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // The height store's PostgreSQL backend (`--store postgres://…`), shared by many machines.
@@ -107,6 +109,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The HTTP/1 request heads as sent (version, every Host line), for RFC 9112's checks.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // Hummingbird's HTTP/1 channel and its parts, to answer measure requests in the pipeline.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         .executableTarget(
@@ -141,6 +146,9 @@ let package = Package(
                 "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // The quick handler alone, in a channel driven by the test.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(name: "TextMeasureRenderTests", dependencies: ["TextMeasureRender", "TextMeasure", "TestSupport"]),

@@ -65,6 +65,13 @@ enum BatchFuzzer {
         // Every text is now prepared: serve's quick path (layout alone, on the event loop) answers the
         // same, or, when the cache has already let a text go, declines.
         let quick = processor.processIfHeld(lines)
+        // Serve's pipeline writes the held items as it goes: the same outputs, newline between two.
+        var written: [UInt8] = []
+        let counts = processor.writeIfHeld(lines, separator: UInt8(ascii: "\n"), to: &written)
+        let writtenLines = counts == nil ? [] : written.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if let counts, counts.measured + counts.failed != lines.count || writtenLines.count != max(1, lines.count) {
+            fail("written from held texts: \(counts) for \(lines.count) lines, \(writtenLines.count) written", input)
+        }
         for (index, line) in lines.enumerated() {
             let produced = String(outputLines[index])
             checkShape(of: produced, line: index, inputLine: line, input: input)
@@ -83,6 +90,12 @@ enum BatchFuzzer {
                 quick[index].write(to: &held)
                 guard held == expected else {
                     fail("line \(index): laid out from held texts \(held), the line alone \(expected)", input)
+                }
+            }
+            if counts != nil {
+                let held = String(decoding: writtenLines[index], as: UTF8.self)
+                guard held == expected else {
+                    fail("line \(index): written from held texts \(held), the line alone \(expected)", input)
                 }
             }
         }

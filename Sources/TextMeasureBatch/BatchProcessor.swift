@@ -219,6 +219,45 @@ package struct BatchProcessor: Sendable {
         return outcomes(parsed, results)
     }
 
+    /// ``processIfHeld(_:)`` written as it goes: each line's output (``Outcome/write(to:)``) appended to
+    /// `out`, `separator` between two, without the lists of parsed lines, requests, keys, results and
+    /// outcomes between parsing and writing, which cost as much as the look-ups and layouts together.
+    /// Nil as soon as a line's text is not held, with `out` partly written, nothing measured after it
+    /// and no hit counted.
+    ///
+    /// - Parameters:
+    ///   - lines: Each line's (or item's) UTF-8 bytes.
+    ///   - separator: The byte written between two lines' outputs.
+    ///   - out: Where the outputs are appended.
+    /// - Returns: How many lines were measured and how many got an error object, or nil.
+    /// - Complexity: Parsing the lines, one look-up (a lock) and one layout per line.
+    package func writeIfHeld(_ lines: [UnsafeBufferPointer<UInt8>], separator: UInt8,
+                             to out: inout [UInt8]) -> (measured: Int, failed: Int)? {
+        var measured = 0, failed = 0, found = 0
+        for (index, line) in lines.enumerated() {
+            if index > 0 { out.append(separator) }
+            switch parse(line) {
+            case .failed(let outcome):
+                outcome.write(to: &out)
+                failed += 1
+            case .request(let request):
+                guard let prepared = texts.held(TextKey(request.text), spans: request.measure.spans,
+                                                style: request.style) else { return nil }
+                found += 1
+                do throws(TextMeasureError) {
+                    let measurement = try prepared.layout(width: request.width, withLines: false)
+                    Outcome.measured(measurement, extras: request.extras).write(to: &out)
+                    measured += 1
+                } catch {
+                    Self.error(error.message(naming: { "\"\($0)\"" }), request.extras).write(to: &out)
+                    failed += 1
+                }
+            }
+        }
+        if found > 0 { texts.countHits(found) }
+        return (measured, failed)
+    }
+
     private func measure(_ parsed: Parsed) -> Outcome {
         switch parsed {
         case .failed(let outcome):

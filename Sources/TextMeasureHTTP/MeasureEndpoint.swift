@@ -53,24 +53,44 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the status, the JSON body and the counts of measured and failed items.
     /// - Complexity: O(body size) to parse, then one measurement per item, on the calling thread.
     package func respond(to body: [UInt8]) -> Reply {
-        respond(to: body) { processor.process($0) }!   // `process` always answers
+        respond(to: body) { lines, isSingle in
+            // All items at once: one look-up in the height store (if any) for what memory lacks.
+            let outcomes = processor.process(lines)
+            var out = Self.replyBuffer(items: outcomes.count, isSingle: isSingle)
+            var measured = 0
+            var failed = 0
+            for (index, outcome) in outcomes.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if case .measured = outcome { measured += 1 } else { failed += 1 }
+                outcome.write(to: &out)
+            }
+            if !isSingle { out.append(UInt8(ascii: "]")) }
+            return Self.reply(out, isSingle: isSingle, measured: measured, failed: failed)
+        }!   // `answer` always answers
     }
 
     /// ``respond(to:)`` when answering is quick: the body is refused (400, 413), or every item that
     /// can be measured has its text prepared and held in memory, so that measuring is layout alone
-    /// (see ``BatchProcessor/processIfHeld(_:)``). Nil otherwise, with nothing measured: the reply
-    /// would need shaping or the height store, work for a measuring thread.
+    /// (see ``BatchProcessor/writeIfHeld(_:separator:to:)``). Nil otherwise, with nothing measured: the
+    /// reply would need shaping or the height store, work for a measuring thread.
     ///
     /// - Parameter body: the body's bytes.
     /// - Returns: the reply, or nil.
-    /// - Complexity: O(body size) to parse, one lock for the look-ups, one layout per item.
+    /// - Complexity: O(body size) to parse, one look-up (a lock) and one layout per item.
     package func quickReply(to body: [UInt8]) -> Reply? {
-        respond(to: body) { processor.processIfHeld($0) }
+        respond(to: body) { lines, isSingle in
+            // Each item written as it is laid out (``BatchProcessor/writeIfHeld(_:separator:to:)``).
+            var out = Self.replyBuffer(items: lines.count, isSingle: isSingle)
+            guard let counts = processor.writeIfHeld(lines, separator: UInt8(ascii: ","), to: &out) else { return nil }
+            if !isSingle { out.append(UInt8(ascii: "]")) }
+            return Self.reply(out, isSingle: isSingle, measured: counts.measured, failed: counts.failed)
+        }
     }
 
-    /// The reply to `body`, its items measured by `measure` (nil from it: nil).
+    /// The reply to `body`, its items' outputs written by `answer` (nil from it: nil) once the body
+    /// is checked: each item's bytes, and whether the body is one item rather than an array.
     private func respond(to body: [UInt8],
-                         measure: ([UnsafeBufferPointer<UInt8>]) -> [BatchProcessor.Outcome]?) -> Reply? {
+                         answer: ([UnsafeBufferPointer<UInt8>], Bool) -> Reply?) -> Reply? {
         // The body is checked and split into items without being made into values: each item is parsed
         // once, by the batch, from its bytes (so that its other fields are echoed as sent).
         let kind: JSONScanner.TopLevel, elements: [Range<Int>]
@@ -108,27 +128,25 @@ package struct MeasureEndpoint: Sendable {
             }
         }
 
-        // All items at once: one look-up in the height store (if any) for what memory lacks. Each item is
-        // read again from its bytes, as a batch line, so that its other fields are echoed as sent.
-        let answered = body.withUnsafeBufferPointer { bytes in
-            measure(ranges.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
+        // Each item is read again from its bytes, as a batch line, so that its other fields are echoed as sent.
+        return body.withUnsafeBufferPointer { bytes in
+            answer(ranges.map { UnsafeBufferPointer(rebasing: bytes[$0]) }, isSingle)
         }
-        guard let outcomes = answered else { return nil }
-        // The body as UTF-8 bytes (see `JSONValue.write(to:)`); a result is about 50 bytes and its
-        // echoed fields, so the array grows at most once.
+    }
+
+    /// An empty reply body for `items` results, with its `[` if it is an array. The body is UTF-8 bytes
+    /// (see `JSONValue.write(to:)`); a result is about 50 bytes and its echoed fields, so the array
+    /// grows at most once.
+    private static func replyBuffer(items: Int, isSingle: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64 * outcomes.count + 2)
+        out.reserveCapacity(64 * items + 2)
         if !isSingle { out.append(UInt8(ascii: "[")) }
-        var measured = 0
-        var failed = 0
-        for (index, outcome) in outcomes.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            if case .measured = outcome { measured += 1 } else { failed += 1 }
-            outcome.write(to: &out)
-        }
-        if !isSingle { out.append(UInt8(ascii: "]")) }
-        return Reply(status: isSingle && failed > 0 ? 422 : 200, bytes: out,
-                     measured: measured, failed: failed)
+        return out
+    }
+
+    /// The reply of a body whose items' outputs are `out`: 422 for a single item that failed.
+    private static func reply(_ out: [UInt8], isSingle: Bool, measured: Int, failed: Int) -> Reply {
+        Reply(status: isSingle && failed > 0 ? 422 : 200, bytes: out, measured: measured, failed: failed)
     }
 
     /// A reply that measured nothing: `{"error": message}`.

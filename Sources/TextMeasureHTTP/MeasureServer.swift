@@ -1,5 +1,6 @@
 import Dispatch
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import TextMeasure
@@ -24,11 +25,12 @@ import TextMeasureBatch
 /// (Hummingbird counts time from the last HTTP part read, and partial head bytes are none), so slow
 /// clients cannot hold connections for long either.
 ///
-/// Shaping never runs on an event loop or a cooperative-pool thread: a request whose items' texts are
-/// all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered by its own task, layout
-/// alone; any other is measured on a Dispatch worker, and the handler awaits the result. A slow client
-/// (a body trickling in) only holds its own connection's task; a malformed one gets its 4xx without
-/// any measuring.
+/// Shaping never runs on an event loop or a cooperative-pool thread: a measure request whose items'
+/// texts are all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered in the connection's
+/// pipeline, layout alone, by a ``QuickMeasureHandler``, with the bytes, headers and metrics the route
+/// would give; any other goes through the router, and is measured on a Dispatch worker while the
+/// handler awaits the result. A slow client (a body trickling in) only holds its own connection; a
+/// malformed one gets its 4xx without any measuring.
 ///
 /// ```swift
 /// let server = MeasureServer(processor: BatchProcessor(measurer: try TextMeasurer(), style: TextStyle(size: 17),
@@ -58,6 +60,9 @@ package struct MeasureServer: Sendable {
         metrics = ServerMetrics(processor: processor)
         self.staticFolders = staticFolders
     }
+
+    /// The `Server` header's value.
+    static let serverName = "textmeasure"
 
     /// The routes and the method each takes: for the metrics' path labels and 405's `Allow`.
     static let routes: [String: HTTPRequest.Method] = ["/v1/measure": .post, "/healthz": .get, "/metrics": .get]
@@ -107,12 +112,18 @@ package struct MeasureServer: Sendable {
         let (seconds, attoseconds) = idleTimeout.components
         let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let metrics = self.metrics
+        let endpoint = self.endpoint
         let maximumConnections = endpoint.limits.maximumConnections
+        let configuration = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [HTTP1ConformanceHandler.placement(metrics: metrics)], idleTimeout: timeout)
         return Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [HTTP1ConformanceHandler.placement(metrics: metrics)],
-                                                idleTimeout: timeout)),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "textmeasure"),
+            server: HTTPServerBuilder { responder in
+                MeasureHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration)) {
+                    QuickMeasureHandler(endpoint: endpoint, metrics: metrics, serverName: Self.serverName)
+                }
+            },
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: Self.serverName),
             onServerRunning: { channel in
                 // First on the listening channel, before the handlers that set each connection up. (Hummingbird
                 // offers no hook before it binds; nothing can connect before the port is known.)

@@ -65,6 +65,26 @@ package final class ServerMetrics: Sendable {
         let lock = NSLock()
         var activity = Activity()
         var waiters: [(condition: @Sendable (Activity) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The series of ``recordRequest(path:status:duration:)`` made so far.
+        var requestSeries: [SeriesKey: RequestSeries] = [:]
+
+        func withLock<T>(_ body: (ActivityState) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(self)
+        }
+    }
+
+    /// What the series of answered requests are labelled with.
+    private struct SeriesKey: Hashable {
+        var path: String
+        var status: Int
+    }
+
+    /// The metrics one answered request adds to.
+    private struct RequestSeries {
+        var count: Counter
+        var latency: DurationHistogram
     }
 
     /// Latency buckets, from 100 µs to 10 s.
@@ -192,12 +212,26 @@ package final class ServerMetrics: Sendable {
     ///   - status: the response's status code.
     ///   - duration: from the request head to the end of the response.
     package func recordRequest(path: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.named("textmeasure_http_requests_total",
-                                                    help: "HTTP requests answered, by route and status code."),
-                             labels: [("path", path), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(descriptor: Self.named("textmeasure_http_request_duration_seconds",
-                                                              help: "HTTP request latency."),
-                                       labels: [("path", path)], buckets: Self.buckets).record(duration)
+        let series = requestSeries(path: path, status: status)
+        series.count.increment()
+        series.latency.record(duration)
+    }
+
+    /// The counter and histogram of requests to `path` answered with `status`, made in the registry
+    /// the first time and kept: the registry checks a metric's name, labels and help text at every
+    /// look-up, which cost as much as the rest of a request's metrics.
+    private func requestSeries(path: String, status: Int) -> RequestSeries {
+        let key = SeriesKey(path: path, status: status)
+        if let series = state.withLock({ $0.requestSeries[key] }) { return series }
+        let series = RequestSeries(
+            count: registry.makeCounter(descriptor: Self.named("textmeasure_http_requests_total",
+                                                               help: "HTTP requests answered, by route and status code."),
+                                        labels: [("path", path), ("status", String(status))]),
+            latency: registry.makeDurationHistogram(descriptor: Self.named("textmeasure_http_request_duration_seconds",
+                                                                           help: "HTTP request latency."),
+                                                    labels: [("path", path)], buckets: Self.buckets))
+        state.withLock { $0.requestSeries[key] = series }
+        return series
     }
 
     /// Counts one request answered before it reached the routes (a malformed head, refused by

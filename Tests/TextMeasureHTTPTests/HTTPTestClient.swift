@@ -80,6 +80,12 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
         return try Self.parse(data, closedByServer: closed)
     }
 
+    /// Reads until the server closes the connection and returns what it sent, as sent.
+    func readBytes() async -> [UInt8] {
+        let fd = descriptor
+        return await Self.offPool { Self.readToEnd(fd).0 }
+    }
+
     /// Reads until the server closes the connection, on the calling thread; true when it closed it
     /// cleanly (not a reset, not the read timeout).
     static func readToEnd(_ fd: Int32) -> ([UInt8], Bool) {

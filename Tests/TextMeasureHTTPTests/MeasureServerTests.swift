@@ -145,6 +145,51 @@ struct MeasureServerTests {
         #expect(endpoint.quickReply(to: Array("{nope".utf8))?.status == 400)
     }
 
+    /// The pipeline's quick answers are the route's, byte for byte but the date: each body goes to
+    /// `/v1/measure?route`, which the quick handler leaves to the router, then to `/v1/measure`, which it
+    /// answers itself once the texts are held (or hands on when they are not, the first time).
+    @Test func quickAnswersAreTheRoutesByteForByte() async throws {
+        let bodies = [
+            #"[{"id":1,"text":"Hello, world","width":60},{"id":"two","width":100},{"text":"x","width":1e12},[1],"# +
+                #"{"text":"مرحبا بالعالم 👋","width":80,"maxLines":1,"nest":[1, {"a" : 2.50}],"z":-0}]"#,
+            #"{"id":"one","text":"Hello, world","width":200,"s":"\u00e9"}"#,
+            #"{"text":"Hello, world","width":0}"#,
+            #"{"text":"never sent before","width":100}"#,
+            "{nope", "", "42", "[]",
+            "[" + Array(repeating: #"{"text":"x","width":10}"#, count: 6).joined(separator: ",") + "]",
+            #"[{"text":""# + String(repeating: "é", count: 51) + #"","width":10}]"#,
+        ]
+        /// The reply's bytes without its `Date` line.
+        @Sendable func exchange(_ port: Int, _ target: String, _ body: String) async throws -> String {
+            let client = try HTTPTestClient(port: port)
+            try await client.send("POST \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                                  + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            let reply = String(decoding: await client.readBytes(), as: UTF8.self)
+            return reply.split(separator: "\r\n", omittingEmptySubsequences: false)
+                .filter { !$0.lowercased().hasPrefix("date:") }.joined(separator: "\r\n")
+        }
+        let limits = ServerLimits(maximumBodyBytes: 2_000, maximumItems: 5, maximumTextBytes: 100)
+        try await Self.withServer(limits: limits) { port, server in
+            for body in bodies {
+                // A text never sent before goes to the quick handler first, which hands it on.
+                let handedOn = body.contains("never sent before")
+                let first = try await exchange(port, handedOn ? "/v1/measure" : "/v1/measure?route", body)
+                let second = try await exchange(port, handedOn ? "/v1/measure?route" : "/v1/measure", body)
+                let (routed, quick) = handedOn ? (second, first) : (first, second)
+                #expect(quick == routed)
+                #expect(routed.hasPrefix("HTTP/1.1 "), "\(routed)")
+                #expect(routed.lowercased().contains("\r\nserver: textmeasure\r\n"))
+            }
+            let metrics = String(decoding: server.metrics.exposition(), as: UTF8.self).split(separator: "\n")
+            #expect(metrics.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="200"} 8"#))
+            #expect(metrics.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="422"} 2"#))
+            #expect(metrics.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="400"} 6"#))
+            #expect(metrics.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="413"} 4"#))
+            #expect(metrics.contains(#"textmeasure_http_request_duration_seconds_count{path="/v1/measure"} 20"#))
+            #expect(server.metrics.activity.requestsInFlight == 0)
+        }
+    }
+
     @Test func errors() async throws {
         try await Self.withServer { port, _ in
             let item = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: #"{"text":"x","width":0}"#)

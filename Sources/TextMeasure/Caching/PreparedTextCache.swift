@@ -328,6 +328,21 @@ public final class PreparedTextCache: Sendable {
         }
     }
 
+    /// The prepared form of `text` with `spans` in `style` if memory holds it: nothing prepared, no
+    /// store asked, no hit or miss counted (a caller counts the ones it uses with ``countHits(_:)``).
+    /// For a caller that must not wait on preparing, as ``heldMeasurements(for:keys:)``, one text at a time.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - spans: Its spans (empty for plain text).
+    ///   - style: Its style.
+    /// - Returns: The held prepared text, or nil.
+    /// - Complexity: One lock and one look-up.
+    package func held(_ text: TextKey, spans: [TextSpan], style: TextStyle) -> PreparedText? {
+        let key = Key(text: text, style: style, spans: spans)
+        return state.withLock { $0.store.value(for: key, hash: key.fileHash)?.text }
+    }
+
     /// Why `query` cannot be measured (a width or style out of ``MeasurementLimits``), or nil.
     private static func refusal(of query: MeasureRequest) -> TextMeasureError? {
         do throws(TextMeasureError) {

@@ -1,0 +1,182 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers `POST /v1/measure` in the connection's pipeline, on its event loop, when every text of the
+/// body is prepared and held in memory (``MeasureEndpoint/quickReply(to:)``): the status, headers,
+/// body and metrics are the ones the route gives, made without a task, an async body stream, the
+/// router or its middlewares, which together cost more than laying the texts out. Any other request,
+/// and a measure request whose texts are not all held, goes on to the router as it came.
+///
+/// A request is taken only when it is `POST /v1/measure` exactly, has a `Content-Length` within
+/// ``ServerLimits/maximumBodyBytes`` and neither `Transfer-Encoding` nor `Expect`, and no request
+/// before it on the connection is still waiting for the router's answer (so that responses keep
+/// the order of requests). Its body is kept until its end; then it is answered here, or handed on,
+/// head, body and end, as one request read whole. If the connection closes or fails before the end,
+/// what was read is handed on, so that the router's reader sees what it would have seen.
+///
+/// It sits after Hummingbird's connection state handler, which so sees every request head and every
+/// response (idle timeout, graceful shutdown), and before the channel's async wrapper (see
+/// ``MeasureHTTP1Channel``).
+///
+/// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
+final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// The request being read.
+    private enum Reading {
+        /// None, or one whose end has been read.
+        case nothing
+        /// A measure request taken: its head, the body so far, when its head came.
+        case taken(HTTPRequest, body: ByteBuffer?, start: ContinuousClock.Instant)
+        /// A request handed on as it comes.
+        case handedOn
+    }
+
+    private let endpoint: MeasureEndpoint
+    private let metrics: ServerMetrics
+    private let serverName: String?
+    private var reading = Reading.nothing
+    /// Requests handed on whose response has not been written whole.
+    private var awaitedFromRouter = 0
+    /// The `Date` value of the second ``dateSecond``.
+    private var date = ""
+    private var dateSecond: time_t = -1
+
+    /// A handler answering with `endpoint`, counting in `metrics`, naming `serverName` in `Server`.
+    init(endpoint: MeasureEndpoint, metrics: ServerMetrics, serverName: String?) {
+        self.endpoint = endpoint
+        self.metrics = metrics
+        self.serverName = serverName
+    }
+
+    /// The route's path, and its metrics label.
+    static let path = "/v1/measure"
+
+    /// Whether a request with this head is one to take (see the type's discussion).
+    func takes(_ head: HTTPRequest) -> Bool {
+        guard awaitedFromRouter == 0, head.method == .post, head.path == Self.path,
+              head.headerFields[.transferEncoding] == nil, head.headerFields[.expect] == nil,
+              let length = head.headerFields[.contentLength].flatMap({ Int($0) }) else { return false }
+        return length <= endpoint.limits.maximumBodyBytes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), reading) {
+        case (.head(let head), _):
+            guard takes(head) else {
+                reading = .handedOn
+                awaitedFromRouter += 1
+                context.fireChannelRead(data)
+                return
+            }
+            metrics.requestStarted()
+            reading = .taken(head, body: nil, start: .now)
+        case (.body(let part), .taken(let head, var body, let start)):
+            reading = .nothing   // the body buffer is then held once, and grows in place
+            if body == nil {
+                body = part
+            } else {
+                var part = part
+                body!.writeBuffer(&part)
+            }
+            reading = .taken(head, body: body, start: start)
+        case (.end, .taken(let head, let body, let start)):
+            reading = .nothing
+            answer(head, body: body, start: start, context: context)
+        case (.end, _):
+            reading = .nothing
+            context.fireChannelRead(data)
+        case (.body, _):
+            context.fireChannelRead(data)
+        }
+    }
+
+    /// Answers a taken request read whole, or hands it on.
+    private func answer(_ head: HTTPRequest, body: ByteBuffer?, start: ContinuousClock.Instant,
+                        context: ChannelHandlerContext) {
+        let bytes = body.map { Array($0.readableBytesView) } ?? []
+        guard let reply = endpoint.quickReply(to: bytes) else {
+            // The router counts it from here.
+            metrics.requestFinished()
+            handOn(head, body: body, context: context)
+            context.fireChannelRead(wrapInboundOut(.end(nil)))
+            return
+        }
+        metrics.recordItems(measured: reply.measured, failed: reply.failed)
+        // The headers in the order the route and Hummingbird give them.
+        var fields = HTTPFields()
+        fields.reserveCapacity(4)
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = String(reply.bytes.count)
+        fields[.date] = currentDate()
+        if let serverName { fields[.server] = serverName }
+        var buffer = context.channel.allocator.buffer(capacity: reply.bytes.count)
+        buffer.writeBytes(reply.bytes)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .init(code: reply.status), headerFields: fields))),
+                      promise: nil)
+        context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+        metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
+        metrics.requestFinished()
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Hands a taken request's head, and its body so far, to the router.
+    private func handOn(_ head: HTTPRequest, body: ByteBuffer?, context: ChannelHandlerContext) {
+        awaitedFromRouter += 1
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+        if let body { context.fireChannelRead(wrapInboundOut(.body(body))) }
+    }
+
+    /// Hands on a request cut short, for the router's reader to see the close or the error after it.
+    private func handOnUnfinished(context: ChannelHandlerContext) {
+        guard case .taken(let head, let body, _) = reading else { return }
+        reading = .handedOn
+        metrics.requestFinished()
+        handOn(head, body: body, context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        handOnUnfinished(context: context)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        handOnUnfinished(context: context)
+        context.fireErrorCaught(error)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), awaitedFromRouter > 0 { awaitedFromRouter -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// The `Date` header's value now (RFC 9110's IMF-fixdate), made once a second.
+    private func currentDate() -> String {
+        let now = time(nil)
+        if now != dateSecond {
+            dateSecond = now
+            date = Self.imfFixdate(now)
+        }
+        return date
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for the time `seconds`.
+    static func imfFixdate(_ seconds: time_t) -> String {
+        var seconds = seconds
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
