@@ -164,7 +164,6 @@ static inline int dictionary_script_candidate(unsigned char b0, unsigned char b1
 }
 
 static ThBrk *thai_shared(void);
-static void start_loading_thai_breaker(void);
 
 int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
     UErrorCode status = U_ZERO_ERROR;
@@ -188,8 +187,8 @@ int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
         for (int32_t k = 0; k < found; k++) known |= seen[k] == script;
         if (known) continue;
         seen[found++] = script;
-        // Pango's Thai dictionary too, for `.pango` (loaded once per process, shared), beside the rest.
-        if (script == USCRIPT_THAI) start_loading_thai_breaker();
+        // Pango's Thai dictionary too, for `.pango` (loaded once per process, shared).
+        if (script == USCRIPT_THAI) (void)thai_shared();
         // Two of the character: a run ICU hands to the script's engine, which it loads then.
         const UChar run[2] = { (UChar)c, (UChar)c };
         status = U_ZERO_ERROR;
@@ -907,29 +906,6 @@ static void load_thai_breaker(void) { thai_breaker = th_brk_new(NULL); }
 static ThBrk *thai_shared(void) {
     pthread_once(&thai_once, load_thai_breaker);
     return thai_breaker;
-}
-
-static void *load_thai_breaker_detached(void *unused) {
-    (void)unused;
-    (void)thai_shared();
-    return NULL;
-}
-
-// Starts loading libthai's dictionary on a thread of its own and returns. The load is about as long
-// as measuring a few hundred texts and the caller (a batch before its first chunk) would otherwise
-// hold one core for it while the other idles; texts of other scripts are measured meanwhile, and the
-// first text that needs the dictionary waits on `thai_once` as before. Loads it here if no thread
-// can be started.
-static void start_loading_thai_breaker(void) {
-    pthread_attr_t attributes;
-    if (pthread_attr_init(&attributes) == 0) {
-        pthread_t thread;
-        int started = pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) == 0 &&
-            pthread_create(&thread, &attributes, load_thai_breaker_detached, NULL) == 0;
-        pthread_attr_destroy(&attributes);
-        if (started) return;
-    }
-    (void)thai_shared();
 }
 
 static inline int is_complex_context(uint32_t c) {

@@ -184,35 +184,6 @@ struct CLITests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    /// A batch whose first lines hold Thai loads libthai's dictionary on a thread of its own while it
-    /// measures; the Thai texts measured meanwhile wait for it and break as Pango does, the same as in
-    /// a batch that loads the dictionary only when its first Thai text comes (after a first chunk of
-    /// Latin, which is all the batch looks at before measuring). Several
-    /// processes, since each loads the dictionary once.
-    @Test func thaiFirstBreaksAsThaiLater() throws {
-        let texts = ["ภาษาไทยง่ายนิดเดียว", "การเดินทางไปเชียงใหม่ในฤดูหนาวเป็นประสบการณ์ที่น่าจดจำ",
-                     "นักวิทยาศาสตร์ค้นพบดาวเคราะห์ดวงใหม่ที่อาจมีสิ่งมีชีวิต", "กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย"]
-        let thai = texts.flatMap { text in
-            stride(from: 30, to: 260, by: 5).map { #"{"text":"\#(text)","width":\#($0),"size":15}"# }
-        }
-        let latin = #"{"text":"Hello, world","width":300}"#
-        let latinChunk = Array(repeating: latin, count: 1_100)
-        let later = try run(["batch"], input: (latinChunk + thai).joined(separator: "\n") + "\n")
-        try #require(later.status == 0, "\(later.stderr)")
-        let expected = Array(later.stdout.split(separator: "\n").dropFirst(latinChunk.count))
-        #expect(expected.count == thai.count)
-        // libthai's breaks differ from ICU's dictionary here: the texts have something to lose.
-        let browser = try run(["batch"], input: thai.map { $0.dropLast() + #","breaking":"browser"}"# }
-            .joined(separator: "\n") + "\n")
-        let counts = { (output: String) in output.split(separator: "\n").map { $0.prefix(16) } }
-        #expect(counts(browser.stdout) != counts(expected.joined(separator: "\n")))
-        for _ in 0..<4 {
-            let first = try run(["batch"], input: thai.joined(separator: "\n") + "\n")
-            #expect(first.status == 0)
-            #expect(first.stdout.split(separator: "\n") == expected)
-        }
-    }
-
     /// `measure` too: its result is written or the command fails, in both output formats.
     @Test(arguments: [("> /dev/full", "No space left on device"), (">&-", "Bad file descriptor")],
           ["", "--json"])

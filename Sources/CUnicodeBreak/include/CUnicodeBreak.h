@@ -77,8 +77,7 @@ void cub_prepare(void);
 /// such text would. ICU builds each engine's character sets on first use, which takes long next to a
 /// text's measuring, holding a lock every thread's first text of that script waits on; a thread with time to spare (a batch
 /// waiting for its fonts) can take that cost off the first text. Thai also loads libthai's dictionary
-/// (`cub_pango_dictionary_breaks`), on a thread of its own: this returns before it is loaded, and
-/// the first Thai text measured with `CUB_RULES_PANGO` waits for it. Also does what `cub_prepare` does.
+/// (`cub_pango_dictionary_breaks`). Also does what `cub_prepare` does.
 /// Thread-safe; returns the number of scripts whose SA letters were found.
 int32_t cub_prepare_dictionaries(const char *utf8, int32_t length);
 

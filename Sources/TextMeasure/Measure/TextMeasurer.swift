@@ -113,9 +113,7 @@ public final class TextMeasurer: Sendable {
     /// each dictionary's character sets on first use (about a millisecond for Thai), under a lock the
     /// first text of that script on every thread waits on. A batch calls this with its first input
     /// before it waits for its measurer (with the bundled fonts, loading on another thread
-    /// meanwhile), so that no text pays for it. libthai's dictionary, which `.pango` breaks Thai with,
-    /// loads on a thread of its own: this returns without waiting for it, and the first Thai text
-    /// measured in `.pango` waits for it instead.
+    /// meanwhile), so that no text pays for it.
     ///
     /// - Parameter utf8: Text, or input holding text (JSON lines); at most the first 64 KiB are read,
     ///   and text written as JSON escapes is not seen.
