@@ -179,7 +179,7 @@ package struct BatchProcessor: Sendable {
                 if let token { previous = Previous(text: token, prepared: prepared) }
                 return .measured(measurement, extras: request.extras)
             } catch {
-                return Self.error(error.message(naming: { "\"\($0)\"" }), request.extras)
+                return Self.error(error, request.extras)
             }
         }
     }
@@ -202,28 +202,13 @@ package struct BatchProcessor: Sendable {
         measure(lines.map(parse))
     }
 
-    /// ``process(_:)-([UnsafeBufferPointer<UInt8>])`` when measuring the lines is layout alone: the
-    /// text of every line that can be measured is prepared and held in memory (see
-    /// ``PreparedTextCache/heldMeasurements(for:keys:)``). Nil otherwise, with nothing measured: the
-    /// HTTP server answers such a request on its event loop, and hands any other to its measuring
-    /// threads.
-    ///
-    /// - Parameter lines: Each line's (or item's) UTF-8 bytes.
-    /// - Returns: One outcome per line, in order, or nil when a text would have to be prepared (or
-    ///   looked up in the store).
-    /// - Complexity: Parsing the lines, one lock for their look-ups, one layout per line.
-    package func processIfHeld(_ lines: [UnsafeBufferPointer<UInt8>]) -> [Outcome]? {
-        let parsed = lines.map(parse)
-        let requests = Self.requests(of: parsed)
-        guard let results = texts.heldMeasurements(for: requests, keys: requests.map { TextKey($0.text) }) else { return nil }
-        return outcomes(parsed, results)
-    }
-
-    /// ``processIfHeld(_:)`` written as it goes: each line's output (``Outcome/write(to:)``) appended to
-    /// `out`, `separator` between two, without the lists of parsed lines, requests, keys, results and
-    /// outcomes between parsing and writing, which cost as much as the look-ups and layouts together.
-    /// Nil as soon as a line's text is not held, with `out` partly written, nothing measured after it
-    /// and no hit counted.
+    /// ``process(_:)-([UnsafeBufferPointer<UInt8>])`` when measuring the lines is layout alone (the text
+    /// of every line that can be measured is prepared and held in memory), written as it goes: each
+    /// line's output (``Outcome/write(to:)``) appended to `out`, `separator` between two, without lists
+    /// of parsed lines, requests, results and outcomes between parsing and writing. Nil as soon as a
+    /// line's text is not held, with `out` partly written, nothing measured after it and no hit
+    /// counted: the HTTP server answers such a request on its event loop, and hands any other to its
+    /// measuring threads.
     ///
     /// - Parameters:
     ///   - lines: Each line's (or item's) UTF-8 bytes.
@@ -249,7 +234,7 @@ package struct BatchProcessor: Sendable {
                     Outcome.measured(measurement, extras: request.extras).write(to: &out)
                     measured += 1
                 } catch {
-                    Self.error(error.message(naming: { "\"\($0)\"" }), request.extras).write(to: &out)
+                    Self.error(error, request.extras).write(to: &out)
                     failed += 1
                 }
             }
@@ -268,7 +253,7 @@ package struct BatchProcessor: Sendable {
                                                width: request.width, withLines: false)
                 return .measured(result, extras: request.extras)
             } catch {
-                return Self.error(error.message(naming: { "\"\($0)\"" }), request.extras)
+                return Self.error(error, request.extras)
             }
         }
     }
@@ -295,7 +280,7 @@ package struct BatchProcessor: Sendable {
                 let extras = request.extras
                 switch results.next() {
                 case .success(let result)?: return .measured(result, extras: extras)
-                case .failure(let error)?: return Self.error(error.message(naming: { "\"\($0)\"" }), extras)
+                case .failure(let error)?: return Self.error(error, extras)
                 case nil: return Self.error("internal error: no result", extras)   // one result per query
                 }
             }
@@ -483,7 +468,7 @@ package struct BatchProcessor: Sendable {
             try MeasurementLimits.check(width: width)
             try MeasurementLimits.check(style)
         } catch {
-            return .failed(Self.error(error.message(naming: { "\"\($0)\"" }), extras))
+            return .failed(Self.error(error, extras))
         }
         return .request(Request(measure: MeasureRequest(text: text, spans: spans, style: style, width: width), extras: extras))
     }
@@ -504,5 +489,10 @@ package struct BatchProcessor: Sendable {
 
     static func error(_ message: String, _ extras: EchoedFields = EchoedFields()) -> Outcome {
         .failed(message, extras: extras)
+    }
+
+    /// The outcome of a line the library refused with `error`, its fields named as in the input's JSON.
+    static func error(_ error: TextMeasureError, _ extras: EchoedFields) -> Outcome {
+        .failed(error.message(naming: { "\"\($0)\"" }), extras: extras)
     }
 }

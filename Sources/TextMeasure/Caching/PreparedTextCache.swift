@@ -290,47 +290,10 @@ public final class PreparedTextCache: Sendable {
         return measurements(for: queries, keys: keys, withLines: false, store: store)
     }
 
-    /// ``measurements(for:keys:)`` when memory holds the prepared text of every query that can be
-    /// measured, so that answering is layout alone (arithmetic, no shaping, no store); nil otherwise,
-    /// with nothing measured and no hit or miss counted.
-    ///
-    /// For a caller that must not wait on preparing or a store (a server's event loop): it learns
-    /// for the price of the look-ups whether any would happen, and hands the queries elsewhere if so.
-    ///
-    /// - Parameters:
-    ///   - queries: Texts, styles and widths.
-    ///   - keys: `keys[i]` is `queries[i].text`'s key.
-    /// - Returns: One result per query, in order, or nil when a text is not held.
-    /// - Complexity: One lock for all the look-ups, then one layout per query.
-    package func heldMeasurements(for queries: [MeasureRequest], keys: [TextKey]) -> [Result<TextMeasurement, TextMeasureError>]? {
-        let checks = queries.map { Self.refusal(of: $0) }
-        let held = state.withLock { state -> [PreparedText?]? in
-            var held: [PreparedText?] = []
-            held.reserveCapacity(queries.count)
-            for index in queries.indices {
-                guard checks[index] == nil else {
-                    held.append(nil)
-                    continue
-                }
-                let key = Key(text: keys[index], style: queries[index].style, spans: queries[index].spans)
-                guard let text = state.store.value(for: key, hash: key.fileHash)?.text else { return nil }
-                held.append(text)
-            }
-            state.statistics.hits += queries.count - checks.count { $0 != nil }
-            return held
-        }
-        guard let held else { return nil }
-        return queries.indices.map { index in
-            if let error = checks[index] { return .failure(error) }
-            return Result { () throws(TextMeasureError) -> TextMeasurement in
-                try held[index]!.layout(width: queries[index].width, withLines: false)   // held unless failed above
-            }
-        }
-    }
-
     /// The prepared form of `text` with `spans` in `style` if memory holds it: nothing prepared, no
     /// store asked, no hit or miss counted (a caller counts the ones it uses with ``countHits(_:)``).
-    /// For a caller that must not wait on preparing, as ``heldMeasurements(for:keys:)``, one text at a time.
+    /// For a caller that must not wait on preparing or a store (a server's event loop): it learns for
+    /// the price of the look-up whether either would happen, and hands the text elsewhere if so.
     ///
     /// - Parameters:
     ///   - text: The text.
