@@ -67,12 +67,6 @@ package final class ServerMetrics: Sendable {
         var waiters: [(condition: @Sendable (Activity) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         /// The series of ``recordRequest(path:status:duration:)`` made so far.
         var requestSeries: [SeriesKey: RequestSeries] = [:]
-
-        func withLock<T>(_ body: (ActivityState) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(self)
-        }
     }
 
     /// What the series of answered requests are labelled with.
@@ -132,9 +126,7 @@ package final class ServerMetrics: Sendable {
 
     /// The counts now.
     package var activity: Activity {
-        state.lock.lock()
-        defer { state.lock.unlock() }
-        return state.activity
+        state.lock.withLock { state.activity }
     }
 
     /// Returns once `condition` holds for the counts (at once if it holds now).
@@ -222,7 +214,7 @@ package final class ServerMetrics: Sendable {
     /// look-up, which cost as much as the rest of a request's metrics.
     private func requestSeries(path: String, status: Int) -> RequestSeries {
         let key = SeriesKey(path: path, status: status)
-        if let series = state.withLock({ $0.requestSeries[key] }) { return series }
+        if let series = state.lock.withLock({ state.requestSeries[key] }) { return series }
         let series = RequestSeries(
             count: registry.makeCounter(descriptor: Self.named("textmeasure_http_requests_total",
                                                                help: "HTTP requests answered, by route and status code."),
@@ -230,7 +222,7 @@ package final class ServerMetrics: Sendable {
             latency: registry.makeDurationHistogram(descriptor: Self.named("textmeasure_http_request_duration_seconds",
                                                                            help: "HTTP request latency."),
                                                     labels: [("path", path)], buckets: Self.buckets))
-        state.withLock { $0.requestSeries[key] = series }
+        state.lock.withLock { state.requestSeries[key] = series }
         return series
     }
 
