@@ -58,9 +58,9 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     @inlinable static var inserted: Int { -1 }
     @inlinable static var stays: Int { -2 }
     @inlinable static var firstOther: Int { -3 }
-    /// How far past the next old item ``diffMiddle(_:of:oldItems:oldMiddle:old:new:)`` looks for a new
-    /// item before it looks it up in the old snapshot's index.
-    @inlinable static var lookahead: Int { 5 }
+    /// How many old items after the next one ``diffMiddle(_:of:oldItems:oldMiddle:old:new:)`` compares
+    /// with a new item before it looks the item up in the old snapshot's index.
+    @inlinable static var lookahead: Int { 4 }
 
     @inlinable
     init(old: ListSnapshot<SectionID, Item>, new: ListSnapshot<SectionID, Item>) {
@@ -212,7 +212,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             // leaves its old neighbours in order, and an identifier found there is the one the index
             // would give (identifiers are unique), without the index's random reads.
             var ahead = next &+ 1
-            let aheadEnd = Swift.min(next &+ Self.lookahead, oldMiddle.upperBound)
+            let aheadEnd = Swift.min(next &+ 1 &+ Self.lookahead, oldMiddle.upperBound)
             while ahead < aheadEnd && oldBuffer[ahead].id != item.id { ahead &+= 1 }
             if ahead < aheadEnd {
                 next = ahead
@@ -348,8 +348,10 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         changes.deletedItems = []
         kept.withUnsafeBufferPointer { kept in
             var k = middle.lowerBound
+            // Where the next 64 may be read: not inside a window already found to hold a deletion.
+            var wideFrom = k
             while k < middle.upperBound {
-                if k + stride <= middle.upperBound {
+                if k >= wideFrom && k + stride <= middle.upperBound {
                     let flags = UnsafeRawPointer(kept.baseAddress! + start + k)
                     var all = allKept
                     for w in 0..<8 { all &= flags.loadUnaligned(fromByteOffset: w * wordSize, as: UInt64.self) }
@@ -357,6 +359,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                         k += stride
                         continue
                     }
+                    wideFrom = k + stride
                 }
                 if k + wordSize <= middle.upperBound,
                     UnsafeRawPointer(kept.baseAddress! + start + k).loadUnaligned(as: UInt64.self) == allKept

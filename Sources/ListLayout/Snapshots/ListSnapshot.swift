@@ -138,7 +138,10 @@ where Item.ID: Sendable {
         var result: [Item] = []
         result.reserveCapacity(paths.count)
         sections.withUnsafeBufferPointer { sections in
-            for path in paths { result.append(sections[path.section].items[path.item]) }
+            for path in paths {
+                precondition(sections.indices.contains(path.section), "ListSnapshot: no section \(path.section)")
+                result.append(sections[path.section].items[path.item])
+            }
         }
         return result
     }
