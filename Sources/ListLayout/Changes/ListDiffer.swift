@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The work of ``ListSnapshot/changes(from:)``: matches sections, then each surviving section's items,
 /// by identifier, and writes the batch.
 ///
@@ -10,14 +16,16 @@
 ///    Sections whose item arrays share storage are skipped outright.
 /// 3. The rest of the new section, item by item: the old item after the last one matched from this
 ///    section, when its identifier is the same (Heckel's neighbour rule: no hashing along a run kept in
-///    order); else a look-up in the old snapshot's index. Not found, or found in a deleted section:
-///    inserted. Found in another section: moved. Found in the same section: stays if it belongs to a
-///    longest increasing run of old indexes, else moves. Each match marks the old item as kept. Items of
-///    a bitwise-copyable type are compared a block of raw words at a time along such a run
-///    (`matchRun`). Only when the old indexes do not increase
-///    is the per-item `sources` written, for the longest increasing subsequence.
+///    order), or one of the few old items after it (an item deleted just before: identifiers are
+///    unique, so this is where the index would find it, without the index's random reads); else a
+///    look-up in the old snapshot's index. Not found, or found in a deleted section: inserted. Found in
+///    another section: moved. Found in the same section: stays if it belongs to a longest increasing
+///    run of old indexes, else moves. Each match marks the old item as kept. Items of a
+///    bitwise-copyable type are compared a block of bytes at a time (`memcmp`) along such a run
+///    (`matchRun`). Only when the old indexes do not increase is the per-item `sources` written, for
+///    the longest increasing subsequence.
 /// 4. The rest of each old surviving section: items not marked are deleted (gone, or gone into an
-///    inserted section). The flags are read eight at a time.
+///    inserted section). The flags are read 64 at a time while all are set.
 ///
 /// Allocations: the result's arrays, one flag per old item, a few arrays per section, and scratch
 /// arrays reused from section to section (grown to the largest section).
@@ -50,6 +58,9 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     @inlinable static var inserted: Int { -1 }
     @inlinable static var stays: Int { -2 }
     @inlinable static var firstOther: Int { -3 }
+    /// How many old items after the next one ``diffMiddle(_:of:oldItems:oldMiddle:old:new:)`` compares
+    /// with a new item before it looks the item up in the old snapshot's index.
+    @inlinable static var lookahead: Int { 4 }
 
     @inlinable
     init(old: ListSnapshot<SectionID, Item>, new: ListSnapshot<SectionID, Item>) {
@@ -197,6 +208,16 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             }
             guard k < middle.upperBound else { break }
             let item = newBuffer[k]
+            // Heckel's rule a few places further: an item deleted (or moved away) just before this one
+            // leaves its old neighbours in order, and an identifier found there is the one the index
+            // would give (identifiers are unique), without the index's random reads.
+            var ahead = next &+ 1
+            let aheadEnd = Swift.min(next &+ 1 &+ Self.lookahead, oldMiddle.upperBound)
+            while ahead < aheadEnd && oldBuffer[ahead].id != item.id { ahead &+= 1 }
+            if ahead < aheadEnd {
+                next = ahead
+                continue
+            }
             guard let flat = old.itemIndex.position(of: item.id) else {
                 // New: an insertion here.
                 insertions.append(k - middle.lowerBound)
@@ -264,12 +285,13 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     /// Advances `o` and `n` together while `old[o]` and `new[n]` have the same identifier, calling
     /// `updated` with `n` for each pair whose contents differ.
     ///
-    /// For items of a bitwise-copyable type whose size is a whole number of words, blocks of items
-    /// are first compared as raw words, with no per-item identifier or `==` call: items with the same
-    /// bits are the same item with the same contents. A block that differs (or a tail too short for
-    /// one) is compared item by item, so the result is the same as that of the item-by-item loop
-    /// alone, except that a bitwise-identical item whose `==` is not reflexive (a NaN inside) is not
-    /// reported as updated.
+    /// For items of a bitwise-copyable type, blocks of items are first compared as raw bytes
+    /// (`memcmp`, which the C library vectorizes for the machine it runs on), with no per-item
+    /// identifier or `==` call: items with the same bytes are the same item with the same contents. A
+    /// block that differs (by contents, or only by padding bytes, or a tail too short for one) is
+    /// compared item by item, so the result is the same as that of the item-by-item loop alone, except
+    /// that a bitwise-identical item whose `==` is not reflexive (a NaN inside) is not reported as
+    /// updated.
     ///
     /// - Parameters:
     ///   - old: The old section's items.
@@ -285,24 +307,17 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                          new: UnsafeBufferPointer<Item>, from n: inout Int, upTo newEnd: Int,
                          updated: (Int) -> Void) {
         let stride = MemoryLayout<Item>.stride
-        let wordSize = MemoryLayout<UInt64>.stride
-        if _isPOD(Item.self), stride > 0, stride % wordSize == 0,
+        if _isPOD(Item.self), stride > 0,
             let oldBase = old.baseAddress, let newBase = new.baseAddress
         {
-            let wordsPerItem = stride / wordSize
             let block = 16
-            let oldWords = UnsafeRawPointer(oldBase).assumingMemoryBound(to: UInt64.self)
-            let newWords = UnsafeRawPointer(newBase).assumingMemoryBound(to: UInt64.self)
             while true {
                 while n + block <= newEnd && o + block <= oldEnd {
-                    let a = oldWords + o * wordsPerItem, b = newWords + n * wordsPerItem
-                    var difference: UInt64 = 0
-                    for w in 0..<(block * wordsPerItem) { difference |= a[w] ^ b[w] }
-                    guard difference == 0 else { break }
+                    guard memcmp(oldBase + o, newBase + n, block * stride) == 0 else { break }
                     o += block
                     n += block
                 }
-                // Item by item, for at most one block: up to the first change, then words again.
+                // Item by item, for at most one block: up to the first change, then blocks again.
                 let stop = Swift.min(n + block, newEnd)
                 while n < stop && o < oldEnd && old[o].id == new[n].id {
                     if old[o] != new[n] { updated(n) }
@@ -324,14 +339,28 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     mutating func collectDeletions(inOldSection i: Int) {
         let start = old.sectionStarts[i]
         let middle = oldMiddles[i]
-        // Eight flags a word: a section whose items mostly stay is skipped eight at a time.
+        // Eight flags a word, eight words at a time: a section whose items mostly stay is skipped 64
+        // items at a time. Flags are bytes 0 or 1, so the words' AND is all ones only when each is.
         let allKept = UInt64(0x0101_0101_0101_0101)   // eight `true`s
         let wordSize = MemoryLayout<UInt64>.size
+        let stride = 8 * wordSize
         var deletions = changes.deletedItems
         changes.deletedItems = []
         kept.withUnsafeBufferPointer { kept in
             var k = middle.lowerBound
+            // Where the next 64 may be read: not inside a window already found to hold a deletion.
+            var wideFrom = k
             while k < middle.upperBound {
+                if k >= wideFrom && k + stride <= middle.upperBound {
+                    let flags = UnsafeRawPointer(kept.baseAddress! + start + k)
+                    var all = allKept
+                    for w in 0..<8 { all &= flags.loadUnaligned(fromByteOffset: w * wordSize, as: UInt64.self) }
+                    if all == allKept {
+                        k += stride
+                        continue
+                    }
+                    wideFrom = k + stride
+                }
                 if k + wordSize <= middle.upperBound,
                     UnsafeRawPointer(kept.baseAddress! + start + k).loadUnaligned(as: UInt64.self) == allKept
                 {

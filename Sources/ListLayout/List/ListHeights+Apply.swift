@@ -140,15 +140,15 @@ extension ListHeights {
             supplements.append(ends.footer)
             for (i, item) in section.items.enumerated() { need(ItemPath(section: s, item: i), item) }
         }
-        let newSections = new.sections
         if changes.deletedSections.isEmpty {
             // The diff matches every new item whose identifier the old snapshot holds, except those of
             // deleted sections: with none, an inserted item is new, and there is nothing to look up.
-            for path in changes.insertedItems { toMeasure.append(newSections[path.section].items[path.item]) }
+            toMeasure.append(contentsOf: items(new, changes.insertedItems))
         } else {
+            let newSections = new.sections
             for path in changes.insertedItems { need(path, newSections[path.section].items[path.item]) }
         }
-        for path in changes.updatedItems { toMeasure.append(newSections[path.section].items[path.item]) }
+        toMeasure.append(contentsOf: items(new, changes.updatedItems))
 
         return Prepared(version: version, width: width, old: old, new: new, changes: changes, reconfigured: ids,
                         measured: measure(toMeasure, width: width), carried: carried, supplements: supplements)

@@ -112,6 +112,9 @@ where Item.ID: Sendable {
     /// methods are compiled once for every type, and the diff run as generic code took three times as
     /// long (on a million rows).
     @usableFromInline let diff: @Sendable (_ new: Snapshot, _ old: Snapshot) -> ListChanges
+    /// `snapshot.items(at: paths)`, compiled where the list was made, for the same reason: the rows an
+    /// apply measures are gathered through it.
+    @usableFromInline let items: @Sendable (_ snapshot: Snapshot, _ paths: [ItemPath]) -> [Item]
     /// Bumped by ``cancelPrefetch()``: prefetch work started under an older value stops.
     let prefetchGeneration = Locked(0)
     /// Prefetch work under way (tests wait on it).
@@ -144,7 +147,8 @@ where Item.ID: Sendable {
         sectionFooterHeight: @escaping @Sendable (_ section: SectionID, _ width: Double) -> Double = { _, _ in 0 }
     ) {
         self.init(cache: cache, width: width, measuring: measuring, sectionHeaderHeight: sectionHeaderHeight,
-                  sectionFooterHeight: sectionFooterHeight, diff: { new, old in new.changes(from: old) })
+                  sectionFooterHeight: sectionFooterHeight, diff: { new, old in new.changes(from: old) },
+                  items: { snapshot, paths in snapshot.items(at: paths) })
     }
 
     /// A list with no sections yet, laid out at `width`, whose rows are as tall as `height` says: an
@@ -187,9 +191,11 @@ where Item.ID: Sendable {
         cache: HeightCache<Item>, width: Double, measuring: Measuring,
         sectionHeaderHeight: @escaping @Sendable (_ section: SectionID, _ width: Double) -> Double,
         sectionFooterHeight: @escaping @Sendable (_ section: SectionID, _ width: Double) -> Double,
-        diff: @escaping @Sendable (_ new: Snapshot, _ old: Snapshot) -> ListChanges
+        diff: @escaping @Sendable (_ new: Snapshot, _ old: Snapshot) -> ListChanges,
+        items: @escaping @Sendable (_ snapshot: Snapshot, _ paths: [ItemPath]) -> [Item]
     ) {
         self.diff = diff
+        self.items = items
         precondition(WidthLimits.isValid(width),
                      "ListHeights: \(WidthLimits.outOfRange(width))")
         if case .lazy(let overscan) = measuring {

@@ -124,6 +124,28 @@ where Item.ID: Sendable {
         sections[path.section].items[path.item]
     }
 
+    /// The items at `paths`, in the same order.
+    ///
+    /// Inlinable so that the caller's item type specializes it: ``ListHeights`` gathers the rows to
+    /// measure through it, and as generic code each item read copied its whole section through
+    /// witness tables.
+    ///
+    /// - Parameter paths: Paths of items of this snapshot.
+    /// - Returns: The items.
+    /// - Complexity: O(*k*) for *k* paths.
+    @inlinable
+    func items(at paths: [ItemPath]) -> [Item] {
+        var result: [Item] = []
+        result.reserveCapacity(paths.count)
+        sections.withUnsafeBufferPointer { sections in
+            for path in paths {
+                precondition(sections.indices.contains(path.section), "ListSnapshot: no section \(path.section)")
+                result.append(sections[path.section].items[path.item])
+            }
+        }
+        return result
+    }
+
     /// The item with an identifier, if the snapshot holds it.
     ///
     /// - Parameter id: An item identifier.
