@@ -27,7 +27,8 @@ import Darwin
 ///    the longest increasing subsequence.
 /// 4. The rest of each old surviving section: items in no run's old range and not matched from another
 ///    section are deleted (gone, or gone into an inserted section). Found by walking the gaps between
-///    the runs, so a section whose items mostly stay costs a step per run, not per item.
+///    the runs, so a section whose items mostly stay costs a step per run, not per item (when the runs
+///    are out of order, sections or items having moved, a flag per old item instead).
 ///
 /// Allocations: the result's arrays, the runs' old ranges, a few arrays per section, and scratch
 /// arrays reused from section to section (grown to the largest section).
@@ -338,9 +339,14 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     /// by section in order, by walking the gaps between the runs' old ranges.
     @inlinable
     mutating func collectDeletions() {
-        // Runs come in order of old position unless sections or items changed order.
-        if zip(keptRuns, keptRuns.dropFirst()).contains(where: { $0.lowerBound > $1.lowerBound }) {
-            keptRuns.sort { $0.lowerBound < $1.lowerBound }
+        // Runs come in order of old position unless sections or items changed order. Then (up to a
+        // run per item, when a section is shuffled) a flag per old item costs less than sorting them.
+        let inOrder = keptRuns.withUnsafeBufferPointer { runs in
+            runs.indices.dropFirst().allSatisfy { runs[$0 - 1].lowerBound < runs[$0].lowerBound }
+        }
+        if !inOrder {
+            collectDeletionsByFlags()
+            return
         }
         keptElsewhere.sort()
         var deletions = changes.deletedItems
@@ -369,6 +375,24 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                     p += 1
                 }
             }
+        }
+        changes.deletedItems = deletions
+    }
+
+    /// Step 4 when the runs are not in order of old position: one flag per old item, set for the runs
+    /// and the items taken by other sections, then read back over each surviving section's middle.
+    @inlinable
+    mutating func collectDeletionsByFlags() {
+        var kept = [Bool](repeating: false, count: old.numberOfItems)
+        kept.withUnsafeMutableBufferPointer { kept in
+            for run in keptRuns { kept[run].update(repeating: true) }
+            for position in keptElsewhere { kept[position] = true }
+        }
+        var deletions = changes.deletedItems
+        changes.deletedItems = []
+        for i in old.sections.indices where oldToNew[i] >= 0 {
+            let start = old.sectionStarts[i]
+            for k in oldMiddles[i] where !kept[start + k] { deletions.append(ItemPath(section: i, item: k)) }
         }
         changes.deletedItems = deletions
     }
