@@ -20,14 +20,17 @@ import Darwin
 ///    unique, so this is where the index would find it, without the index's random reads); else a
 ///    look-up in the old snapshot's index. Not found, or found in a deleted section: inserted. Found in
 ///    another section: moved. Found in the same section: stays if it belongs to a longest increasing
-///    run of old indexes, else moves. Each match marks the old item as kept. Items of a
+///    run of old indexes, else moves. Each run records its old range, and each item matched from
+///    another section its old position. Items of a
 ///    bitwise-copyable type are compared a block of bytes at a time (`memcmp`) along such a run
 ///    (`matchRun`). Only when the old indexes do not increase is the per-item `sources` written, for
 ///    the longest increasing subsequence.
-/// 4. The rest of each old surviving section: items not marked are deleted (gone, or gone into an
-///    inserted section). The flags are read 64 at a time while all are set.
+/// 4. The rest of each old surviving section: items in no run's old range and not matched from another
+///    section are deleted (gone, or gone into an inserted section). Found by walking the gaps between
+///    the runs, so a section whose items mostly stay costs a step per run, not per item (when the runs
+///    are out of order, sections or items having moved, a flag per old item instead).
 ///
-/// Allocations: the result's arrays, one flag per old item, a few arrays per section, and scratch
+/// Allocations: the result's arrays, the runs' old ranges, a few arrays per section, and scratch
 /// arrays reused from section to section (grown to the largest section).
 ///
 /// Used from `@inlinable` code so that it is specialized for the caller's item type: unspecialized,
@@ -43,8 +46,11 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     @usableFromInline var newToOld: [Int] = []
     /// For each old section, where its middle (the part not in a common prefix or suffix) lies.
     @usableFromInline var oldMiddles: [Range<Int>] = []
-    /// One flag per old item (flattened): matched by an item of a surviving new section.
-    @usableFromInline var kept: [Bool] = []
+    /// The old ranges (flat positions) of the runs matched in order within a section, in the order
+    /// found: by old position within a section whose items keep their order.
+    @usableFromInline var keptRuns: [Range<Int>] = []
+    /// The old flat positions of items matched by an item of another surviving section.
+    @usableFromInline var keptElsewhere: [Int] = []
 
     // Scratch, per section.
     @usableFromInline var lis = LongestIncreasingSubsequence()
@@ -72,13 +78,10 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
     mutating func run() -> ListChanges {
         matchSections()
         oldMiddles = Array(repeating: 0..<0, count: old.sections.count)
-        kept = Array(repeating: false, count: old.numberOfItems)
         for j in new.sections.indices where newToOld[j] >= 0 {
             diffSection(old: newToOld[j], new: j)
         }
-        for i in old.sections.indices where oldToNew[i] >= 0 {
-            collectDeletions(inOldSection: i)
-        }
+        collectDeletions()
         return changes
     }
 
@@ -163,21 +166,21 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         // The scratch arrays are moved out of `self` for the loop: appending to a stored property of a
         // struct in a mutating method checks its uniqueness on every append, and this loop runs once
         // per item of the middle (a million for a long list changed all over).
-        var sources = self.sources, others = self.others, kept = self.kept
+        var sources = self.sources, others = self.others, keptRuns = self.keptRuns
         self.sources = []
         self.others = []
-        self.kept = []
+        self.keptRuns = []
         defer {
             self.sources = sources
             self.others = others
-            self.kept = kept
+            self.keptRuns = keptRuns
         }
         others.removeAll(keepingCapacity: true)
         // What the loop records, in order of position in `middle` (offsets from its start): the runs of
         // items matched in this section, the insertions, and the items from other sections. While the
         // old indexes only increase, the batch is the insertions and the moves from other sections;
         // only when they do not is the per-item `sources` written (from these) for the longest
-        // increasing subsequence. Nothing is written per item of a run but its flag in `kept`.
+        // increasing subsequence. Nothing is written per item of a run.
         var runs: [(offset: Int, old: Int, count: Int)] = []
         var insertions: [Int] = []
         var fromOthers: [Int] = []
@@ -191,7 +194,6 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         var next = oldMiddle.lowerBound
         oldItems.withUnsafeBufferPointer { oldBuffer in
         newItems.withUnsafeBufferPointer { newBuffer in
-        kept.withUnsafeMutableBufferPointer { keptBuffer in
         var k = middle.lowerBound
         while k < middle.upperBound {
             // A run kept in order, side by side: no look-up, no bounds check. `next` is one past the
@@ -202,7 +204,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                 changes.updatedItems.append(ItemPath(section: j, item: $0))
             }
             if k > runStart {
-                keptBuffer[(oldStart + runOld)..<(oldStart + next)].update(repeating: true)
+                keptRuns.append((oldStart + runOld)..<(oldStart + next))
                 runs.append((runStart - middle.lowerBound, runOld, k - runStart))
                 last = next - 1
             }
@@ -233,7 +235,7 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
             }
             let from = old.indexPath(forFlatIndex: flat)
             if oldToNew[from.section] >= 0 {
-                keptBuffer[flat] = true
+                keptElsewhere.append(flat)
                 if old.sections[from.section].items[from.item] != item {
                     changes.updatedItems.append(ItemPath(section: j, item: k))
                 }
@@ -244,7 +246,6 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
                 insertions.append(k - middle.lowerBound)
             }
             k += 1
-        }
         }
         }
         }
@@ -334,42 +335,64 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         }
     }
 
-    /// Step 4: the old items of a surviving section that no surviving new section matched.
+    /// Step 4: the old items of the surviving sections that no surviving new section matched, section
+    /// by section in order, by walking the gaps between the runs' old ranges.
     @inlinable
-    mutating func collectDeletions(inOldSection i: Int) {
-        let start = old.sectionStarts[i]
-        let middle = oldMiddles[i]
-        // Eight flags a word, eight words at a time: a section whose items mostly stay is skipped 64
-        // items at a time. Flags are bytes 0 or 1, so the words' AND is all ones only when each is.
-        let allKept = UInt64(0x0101_0101_0101_0101)   // eight `true`s
-        let wordSize = MemoryLayout<UInt64>.size
-        let stride = 8 * wordSize
+    mutating func collectDeletions() {
+        // Runs come in order of old position unless sections or items changed order. Then (up to a
+        // run per item, when a section is shuffled) a flag per old item costs less than sorting them.
+        let inOrder = keptRuns.withUnsafeBufferPointer { runs in
+            runs.indices.dropFirst().allSatisfy { runs[$0 - 1].lowerBound < runs[$0].lowerBound }
+        }
+        if !inOrder {
+            collectDeletionsByFlags()
+            return
+        }
+        keptElsewhere.sort()
         var deletions = changes.deletedItems
         changes.deletedItems = []
-        kept.withUnsafeBufferPointer { kept in
-            var k = middle.lowerBound
-            // Where the next 64 may be read: not inside a window already found to hold a deletion.
-            var wideFrom = k
-            while k < middle.upperBound {
-                if k >= wideFrom && k + stride <= middle.upperBound {
-                    let flags = UnsafeRawPointer(kept.baseAddress! + start + k)
-                    var all = allKept
-                    for w in 0..<8 { all &= flags.loadUnaligned(fromByteOffset: w * wordSize, as: UInt64.self) }
-                    if all == allKept {
-                        k += stride
-                        continue
-                    }
-                    wideFrom = k + stride
-                }
-                if k + wordSize <= middle.upperBound,
-                    UnsafeRawPointer(kept.baseAddress! + start + k).loadUnaligned(as: UInt64.self) == allKept
-                {
-                    k += wordSize
+        var r = 0, e = 0
+        for i in old.sections.indices where oldToNew[i] >= 0 {
+            let start = old.sectionStarts[i]
+            var p = start + oldMiddles[i].lowerBound
+            let end = start + oldMiddles[i].upperBound
+            // Runs lie within their section's middle, and do not overlap: an old item is matched once.
+            while r < keptRuns.count && keptRuns[r].upperBound <= p { r += 1 }
+            while p < end {
+                if r < keptRuns.count && keptRuns[r].lowerBound <= p {
+                    p = keptRuns[r].upperBound
+                    r += 1
                     continue
                 }
-                if !kept[start + k] { deletions.append(ItemPath(section: i, item: k)) }
-                k += 1
+                let gapEnd = r < keptRuns.count ? Swift.min(end, keptRuns[r].lowerBound) : end
+                while p < gapEnd {
+                    while e < keptElsewhere.count && keptElsewhere[e] < p { e += 1 }
+                    if e < keptElsewhere.count && keptElsewhere[e] == p {
+                        e += 1
+                    } else {
+                        deletions.append(ItemPath(section: i, item: p - start))
+                    }
+                    p += 1
+                }
             }
+        }
+        changes.deletedItems = deletions
+    }
+
+    /// Step 4 when the runs are not in order of old position: one flag per old item, set for the runs
+    /// and the items taken by other sections, then read back over each surviving section's middle.
+    @inlinable
+    mutating func collectDeletionsByFlags() {
+        var kept = [Bool](repeating: false, count: old.numberOfItems)
+        kept.withUnsafeMutableBufferPointer { kept in
+            for run in keptRuns { kept[run].update(repeating: true) }
+            for position in keptElsewhere { kept[position] = true }
+        }
+        var deletions = changes.deletedItems
+        changes.deletedItems = []
+        for i in old.sections.indices where oldToNew[i] >= 0 {
+            let start = old.sectionStarts[i]
+            for k in oldMiddles[i] where !kept[start + k] { deletions.append(ItemPath(section: i, item: k)) }
         }
         changes.deletedItems = deletions
     }
