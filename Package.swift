@@ -109,7 +109,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The HTTP/1 request heads as sent (version, every Host line), for RFC 9112's checks.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // Hummingbird's HTTP/1 channel and its parts, to answer measure requests in the pipeline.
+                // Hummingbird's HTTP/1 channel, whose pipeline answers measure requests itself.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
@@ -146,9 +146,10 @@ let package = Package(
                 "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "TestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                // The quick handler alone, in a channel driven by the test.
+                // The pipeline's handlers, in channels driven by the test.
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "TextMeasureRenderTests", dependencies: ["TextMeasureRender", "TextMeasure", "TestSupport"]),

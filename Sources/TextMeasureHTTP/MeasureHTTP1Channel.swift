@@ -1,13 +1,19 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
-/// Hummingbird's HTTP/1 connection with a ``QuickMeasureHandler`` right after its connection state
-/// handler: the pipeline ``MeasureServer`` serves with.
+/// Hummingbird's HTTP/1 connection with an ``IdleConnectionHandler`` and a ``QuickMeasureHandler``
+/// between NIO's HTTP/1 codec and Hummingbird's conversion to HTTP types: the pipeline
+/// ``MeasureServer`` serves with.
 ///
-/// Hummingbird adds its additional handlers before the state handler, which has to see every request
-/// the quick handler answers (for the idle timeout and graceful shutdown); so the quick handler is
-/// added here, once the pipeline is set up and before the connection is read.
+/// The pipeline, from the socket: NIO's response encoder and request decoder,
+/// ``HTTP1ConformanceHandler``, ``IdleConnectionHandler``, ``QuickMeasureHandler``, the conversion to
+/// HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
+/// handler is taken out: after the conversion, it would not see the requests the quick handler
+/// answers, and would close a connection busy with them as idle; the idle handler keeps its rules
+/// ahead of the quick handler instead. The handlers are added once Hummingbird has set the pipeline
+/// up, before the connection is read.
 ///
 /// Thread safety: `Sendable`; it holds the HTTP/1 channel's set-up and a `Sendable` handler maker.
 struct MeasureHTTP1Channel: ServerChildChannel {
@@ -21,8 +27,19 @@ struct MeasureHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-            try pipeline.addHandler(quickHandler(), position: .after(state))
+            let state = try pipeline.context(handlerType: HTTPConnectionStateHandler.self)
+            pipeline.removeHandler(context: state, promise: nil)
+            // After the conformance handler where there is one, else right after the decoder.
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let before: any ChannelHandler
+            if let conformance = try? pipeline.handler(type: HTTP1ConformanceHandler.self) {
+                before = conformance
+            } else {
+                before = decoder
+            }
+            let idle = IdleConnectionHandler(idleTimeout: base.configuration.idleTimeout)
+            try pipeline.addHandler(idle, position: .after(before))
+            try pipeline.addHandler(quickHandler(), position: .after(idle))
             return value
         }
     }

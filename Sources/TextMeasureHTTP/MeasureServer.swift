@@ -22,8 +22,8 @@ import TextMeasureBatch
 ///
 /// Connections: at most ``ServerLimits/maximumConnections`` are held (``ConnectionLimitHandler``); one
 /// that has sent no complete request head, or no part of a request, for the idle timeout is closed
-/// (Hummingbird counts time from the last HTTP part read, and partial head bytes are none), so slow
-/// clients cannot hold connections for long either.
+/// (``IdleConnectionHandler`` counts time from the last HTTP part read, and partial head bytes are
+/// none), so slow clients cannot hold connections for long either.
 ///
 /// Shaping never runs on an event loop or a cooperative-pool thread: a measure request whose items'
 /// texts are all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered in the connection's

@@ -1,6 +1,5 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
 #if canImport(Glibc)
 import Glibc
@@ -12,30 +11,32 @@ import Glibc
 /// router or its middlewares, which together cost more than laying the texts out. Any other request,
 /// and a measure request whose texts are not all held, goes on to the router as it came.
 ///
-/// A request is taken only when it is `POST /v1/measure` exactly, has a `Content-Length` within
+/// A request is taken only when it is `POST /v1/measure` exactly, has one `Content-Length` within
 /// ``ServerLimits/maximumBodyBytes`` and neither `Transfer-Encoding` nor `Expect`, and no request
 /// before it on the connection is still waiting for the router's answer (so that responses keep
 /// the order of requests). Its body is kept until its end; then it is answered here, or handed on,
 /// head, body and end, as one request read whole. If the connection closes or fails before the end,
 /// what was read is handed on, so that the router's reader sees what it would have seen.
 ///
-/// It sits after Hummingbird's connection state handler, which so sees every request head and every
-/// response (idle timeout, graceful shutdown), and before the channel's async wrapper (see
-/// ``MeasureHTTP1Channel``).
+/// It works on NIO's HTTP/1 parts, after ``HTTP1ConformanceHandler`` (which refuses malformed heads,
+/// and adds `Connection` to responses and closes the connection after them as the request asked) and
+/// ``IdleConnectionHandler`` (idle timeout, graceful shutdown), which so see every request and
+/// response, and before Hummingbird's conversion to HTTP types, which the requests answered here
+/// skip both ways (see ``MeasureHTTP1Channel``).
 ///
 /// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
 final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     /// The request being read.
     private enum Reading {
         /// None, or one whose end has been read.
         case nothing
         /// A measure request taken: its head, the body so far, when its head came.
-        case taken(HTTPRequest, body: ByteBuffer?, start: ContinuousClock.Instant)
+        case taken(HTTPRequestHead, body: ByteBuffer?, start: ContinuousClock.Instant)
         /// A request handed on as it comes.
         case handedOn
     }
@@ -61,11 +62,35 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let path = "/v1/measure"
 
     /// Whether a request with this head is one to take (see the type's discussion).
-    func takes(_ head: HTTPRequest) -> Bool {
-        guard awaitedFromRouter == 0, head.method == .post, head.path == Self.path,
-              head.headerFields[.transferEncoding] == nil, head.headerFields[.expect] == nil,
-              let length = head.headerFields[.contentLength].flatMap({ Int($0) }) else { return false }
+    func takes(_ head: HTTPRequestHead) -> Bool {
+        guard awaitedFromRouter == 0, head.method == .POST, head.uri == Self.path else { return false }
+        var length: Int?
+        var lengths = 0
+        for (name, value) in head.headers {
+            if Self.name(name, is: "content-length") {
+                lengths += 1
+                length = Int(value)
+            } else if Self.name(name, is: "transfer-encoding") || Self.name(name, is: "expect") {
+                return false
+            }
+        }
+        guard lengths == 1, let length, length >= 0 else { return false }
         return length <= endpoint.limits.maximumBodyBytes
+    }
+
+    /// Whether the header name `name` is `lowercased`, ignoring ASCII case.
+    private static func name(_ name: String, is lowercased: StaticString) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard bytes.count == lowercased.utf8CodeUnitCount else { return false }
+            let expected = lowercased.utf8Start
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                if lower != expected[index] { return false }
+            }
+            return true
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -100,7 +125,7 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Answers a taken request read whole, or hands it on.
-    private func answer(_ head: HTTPRequest, body: ByteBuffer?, start: ContinuousClock.Instant,
+    private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, start: ContinuousClock.Instant,
                         context: ChannelHandlerContext) {
         let bytes = body.map { Array($0.readableBytesView) } ?? []
         guard let reply = endpoint.quickReply(to: bytes) else {
@@ -111,25 +136,28 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
-        // The headers in the order the route and Hummingbird give them.
-        var fields = HTTPFields()
-        fields.reserveCapacity(4)
-        fields[.contentType] = "application/json"
-        fields[.contentLength] = String(reply.bytes.count)
-        fields[.date] = currentDate()
-        if let serverName { fields[.server] = serverName }
+        // The header lines as Hummingbird writes the route's: its names, in its order.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(5)
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(reply.bytes.count))
+        headers.add(name: "Date", value: currentDate())
+        if let serverName { headers.add(name: "Server", value: serverName) }
+        // The status line as Hummingbird's conversion from HTTP types makes it: the route's status has
+        // no reason phrase of its own, so NIO writes its standard one.
+        let status = HTTPResponseStatus(statusCode: reply.status)
         var buffer = context.channel.allocator.buffer(capacity: reply.bytes.count)
         buffer.writeBytes(reply.bytes)
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: .init(code: reply.status), headerFields: fields))),
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
                       promise: nil)
-        context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
         metrics.requestFinished()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
     /// Hands a taken request's head, and its body so far, to the router.
-    private func handOn(_ head: HTTPRequest, body: ByteBuffer?, context: ChannelHandlerContext) {
+    private func handOn(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
         awaitedFromRouter += 1
         context.fireChannelRead(wrapInboundOut(.head(head)))
         if let body { context.fireChannelRead(wrapInboundOut(.body(body))) }

@@ -318,6 +318,37 @@ struct MeasureServerTests {
         }
     }
 
+    /// As ``gracefulShutdownLetsRequestsInFlightFinish()``, for a request the pipeline answers itself
+    /// (its text held): the idle handler, not the router, holds the connection open for it.
+    @Test func gracefulShutdownLetsAQuickRequestFinish() async throws {
+        let server = MeasureServer(processor: Self.processor())
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let body = #"{"id":"in flight","text":"Hello, world","width":100}"#
+            let first = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: body)
+            #expect(first.status == 200)   // the text is held from here on
+            let client = try HTTPTestClient(port: port)
+            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                                  + body.prefix(20))
+            await server.metrics.waitUntil { $0.requestsInFlight == 1 }
+            await group.triggerGracefulShutdown()
+            await server.metrics.waitUntil { !$0.isListening }
+            try await client.send(String(body.dropFirst(20)))
+            let reply = try await client.readReply()
+            #expect(reply.status == 200)
+            #expect(reply.body == first.body)
+            try await tasks.waitForAll()
+            #expect(throws: (any Error).self) { try HTTPTestClient(port: port) }
+        }
+    }
+
     @Test func gracefulShutdownLetsRequestsInFlightFinish() async throws {
         let server = MeasureServer(processor: Self.processor())
         let (ports, continuation) = AsyncStream<Int>.makeStream()

@@ -1,7 +1,6 @@
-import HTTPTypes
 import NIOCore
 import NIOEmbedded
-import NIOHTTPTypes
+import NIOHTTP1
 import Testing
 import TextMeasure
 import TextMeasureBatch
@@ -24,35 +23,35 @@ struct QuickMeasureHandlerTests {
         return (channel, metrics)
     }
 
-    static func head(_ body: String, method: HTTPRequest.Method = .post, path: String = "/v1/measure",
-                     fields: HTTPFields? = nil) -> HTTPRequestPart {
-        var request = HTTPRequest(method: method, scheme: nil, authority: "x", path: path)
-        request.headerFields = fields ?? [.contentLength: String(body.utf8.count)]
-        return .head(request)
+    static func head(_ body: String, method: HTTPMethod = .POST, path: String = "/v1/measure",
+                     fields: [(String, String)]? = nil) -> HTTPServerRequestPart {
+        let fields = fields ?? [("Content-Length", String(body.utf8.count))]
+        return .head(HTTPRequestHead(version: .http1_1, method: method, uri: path,
+                                     headers: HTTPHeaders([("Host", "x")] + fields)))
     }
 
     /// Sends a request whole, its body in two parts.
-    static func send(_ body: String, to channel: EmbeddedChannel, head: HTTPRequestPart? = nil) throws {
+    static func send(_ body: String, to channel: EmbeddedChannel, head: HTTPServerRequestPart? = nil) throws {
         try channel.writeInbound(head ?? Self.head(body))
         let bytes = Array(body.utf8)
         for part in [bytes.prefix(bytes.count / 2), bytes.dropFirst(bytes.count / 2)] where !part.isEmpty {
-            try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(bytes: part)))
+            try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(bytes: part)))
         }
-        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
     }
 
     /// The parts the handler passed on to the router.
-    static func handedOn(_ channel: EmbeddedChannel) throws -> [HTTPRequestPart] {
-        var parts: [HTTPRequestPart] = []
-        while let part = try channel.readInbound(as: HTTPRequestPart.self) { parts.append(part) }
+    static func handedOn(_ channel: EmbeddedChannel) throws -> [HTTPServerRequestPart] {
+        var parts: [HTTPServerRequestPart] = []
+        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) { parts.append(part) }
         return parts
     }
 
     /// The response the handler wrote: status, fields, body.
-    static func response(_ channel: EmbeddedChannel) throws -> (HTTPResponse, String)? {
-        guard case .head(let head)? = try channel.readOutbound(as: HTTPResponsePart.self) else { return nil }
-        guard case .body(let body)? = try channel.readOutbound(as: HTTPResponsePart.self),
-              case .end(nil)? = try channel.readOutbound(as: HTTPResponsePart.self) else { return nil }
+    static func response(_ channel: EmbeddedChannel) throws -> (HTTPResponseHead, String)? {
+        guard case .head(let head)? = try channel.readOutbound(as: HTTPServerResponsePart.self) else { return nil }
+        guard case .body(.byteBuffer(let body))? = try channel.readOutbound(as: HTTPServerResponsePart.self),
+              case .end(nil)? = try channel.readOutbound(as: HTTPServerResponsePart.self) else { return nil }
         return (head, String(buffer: body))
     }
 
@@ -63,12 +62,13 @@ struct QuickMeasureHandlerTests {
         #expect(try Self.handedOn(channel).isEmpty)
         let (head, body) = try #require(try Self.response(channel))
         let expected = endpoint.respond(to: Array(held.utf8))
-        #expect(head.status.code == expected.status && body == expected.body)
-        #expect(head.headerFields[.contentType] == "application/json")
-        #expect(head.headerFields[.contentLength] == String(expected.bytes.count))
-        #expect(head.headerFields[.server] == "textmeasure")
-        #expect(head.headerFields[.date]?.wholeMatch(of: /[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/) != nil)
-        #expect(head.headerFields.map(\.name) == [.contentType, .contentLength, .date, .server])
+        #expect(Int(head.status.code) == expected.status && body == expected.body)
+        #expect(head.version == .http1_1)
+        #expect(head.headers["content-type"] == ["application/json"])
+        #expect(head.headers["content-length"] == [String(expected.bytes.count)])
+        #expect(head.headers["server"] == ["textmeasure"])
+        #expect(head.headers["date"].first?.wholeMatch(of: /[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/) != nil)
+        #expect(head.headers.map(\.name) == ["Content-Type", "Content-Length", "Date", "Server"])
         #expect(metrics.activity.requestsInFlight == 0)
         let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
         #expect(exposition.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="200"} 1"#))
@@ -87,8 +87,8 @@ struct QuickMeasureHandlerTests {
             Issue.record("not head, body, end: \(parts)")
             return
         }
-        #expect(head.path == "/v1/measure" && String(buffer: bytes) == body)
-        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == nil)
+        #expect(head.uri == "/v1/measure" && String(buffer: bytes) == body)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
         #expect(metrics.activity.requestsInFlight == 0)   // the router counts it from here
         _ = try channel.finish()
     }
@@ -98,24 +98,25 @@ struct QuickMeasureHandlerTests {
     @Test func leavesOtherRequestsAndKeepsTheOrder() throws {
         _ = endpoint.respond(to: Array(held.utf8))
         let (channel, _) = try channel()
-        let others: [HTTPRequestPart] = [
-            Self.head(held, path: "/v1/measure?x"), Self.head(held, method: .get),
-            Self.head(held, fields: [.contentLength: "2000"]), Self.head(held, fields: [.transferEncoding: "chunked"]),
-            Self.head(held, fields: [.contentLength: String(held.utf8.count), .expect: "100-continue"]),
+        let others: [HTTPServerRequestPart] = [
+            Self.head(held, path: "/v1/measure?x"), Self.head(held, method: .GET),
+            Self.head(held, fields: [("Content-Length", "2000")]), Self.head(held, fields: [("Transfer-Encoding", "chunked")]),
+            Self.head(held, fields: [("content-length", String(held.utf8.count)), ("EXPECT", "100-continue")]),
+            Self.head(held, fields: [("Content-Length", String(held.utf8.count)), ("Content-Length", String(held.utf8.count))]),
         ]
         for head in others {
             try Self.send(held, to: channel, head: head)
             #expect(try Self.handedOn(channel).count == 4)   // head, two body parts, end: as they came
         }
-        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == nil)
-        // Five answers owed by the router: a measure request now goes on too.
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        // Six answers owed by the router: a measure request now goes on too.
         try Self.send(held, to: channel)
         #expect(try Self.handedOn(channel).count == 4)
-        for _ in 0..<6 {
-            try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
-            try channel.writeOutbound(HTTPResponsePart.end(nil))
+        for _ in 0..<7 {
+            try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+            try channel.writeOutbound(HTTPServerResponsePart.end(nil))
         }
-        while try channel.readOutbound(as: HTTPResponsePart.self) != nil {}
+        while try channel.readOutbound(as: HTTPServerResponsePart.self) != nil {}
         // All answered: answered here again.
         try Self.send(held, to: channel)
         #expect(try Self.handedOn(channel).isEmpty)
@@ -127,7 +128,7 @@ struct QuickMeasureHandlerTests {
     @Test func handsOnARequestCutShort() throws {
         let (channel, metrics) = try channel()
         try channel.writeInbound(Self.head(held))
-        try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: String(held.prefix(10)))))
+        try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: String(held.prefix(10)))))
         #expect(metrics.activity.requestsInFlight == 1)
         #expect(try Self.handedOn(channel).isEmpty)
         channel.pipeline.fireChannelInactive()
@@ -135,6 +136,114 @@ struct QuickMeasureHandlerTests {
         #expect(parts.count == 2)
         if case .body(let bytes)? = parts.last { #expect(String(buffer: bytes) == String(held.prefix(10))) }
         #expect(metrics.activity.requestsInFlight == 0)
+        _ = try? channel.finish()
+    }
+
+    /// NIO's HTTP/1 codec, the conformance, idle and quick handlers, in the order ``MeasureHTTP1Channel``
+    /// sets them up; the test plays the router, reading requests handed on at the tail and writing
+    /// their responses.
+    static func wire(endpoint: MeasureEndpoint, metrics: ServerMetrics,
+                     idleTimeout: TimeAmount? = nil) throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
+                                                 withOutboundHeaderValidation: false)
+        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let conformance = HTTP1ConformanceHandler(metrics: metrics)
+        try pipeline.addHandler(conformance, position: .after(decoder))
+        let idle = IdleConnectionHandler(idleTimeout: idleTimeout)
+        try pipeline.addHandler(idle, position: .after(conformance))
+        try pipeline.addHandler(QuickMeasureHandler(endpoint: endpoint, metrics: metrics, serverName: "textmeasure"),
+                                position: .after(idle))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        return channel
+    }
+
+    /// A request's bytes on the wire.
+    static func request(_ body: String, target: String = "/v1/measure", version: String = "HTTP/1.1",
+                        fields: String = "") -> String {
+        "POST \(target) \(version)\r\nHost: x\r\n\(fields)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    }
+
+    /// The bytes written to the socket so far.
+    static func written(_ channel: EmbeddedChannel) throws -> String {
+        var out = ""
+        while let data = try channel.readOutbound(as: IOData.self) {
+            if case .byteBuffer(let buffer) = data { out += String(buffer: buffer) }
+        }
+        return out
+    }
+
+    /// The request heads handed on to the router so far.
+    static func headsHandedOn(_ channel: EmbeddedChannel) throws -> [String] {
+        var uris: [String] = []
+        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) {
+            if case .head(let head) = part { uris.append(head.uri) }
+        }
+        return uris
+    }
+
+    /// On the wire: the response's header lines as the route's (the byte-for-byte comparison with the
+    /// router is ``MeasureServerTests/quickAnswersAreTheRoutesByteForByte()``), and `Connection` as the
+    /// request asked, added by the conformance handler.
+    @Test func answersOnTheWireWithTheConnectionAsked() throws {
+        let expected = endpoint.respond(to: Array(held.utf8))
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try Self.wire(endpoint: endpoint, metrics: metrics)
+        try channel.writeInbound(ByteBuffer(string: Self.request(held)))
+        let reply = try Self.written(channel)
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(expected.bytes.count)\r\nDate: "))
+        #expect(reply.hasSuffix("\r\nServer: textmeasure\r\n\r\n" + expected.body))
+        #expect(try Self.headsHandedOn(channel).isEmpty)
+
+        // HTTP/1.0 asking for keep-alive: told so, and kept.
+        try channel.writeInbound(ByteBuffer(string: Self.request(held, version: "HTTP/1.0", fields: "Connection: keep-alive\r\n")))
+        #expect(try Self.written(channel).contains("\r\nServer: textmeasure\r\nconnection: keep-alive\r\n\r\n"))
+        #expect(channel.isActive)
+
+        // `Connection: close`: said, and the connection closed after the response.
+        try channel.writeInbound(ByteBuffer(string: Self.request(held, fields: "Connection: close\r\n")))
+        #expect(try Self.written(channel).contains("\r\nServer: textmeasure\r\nconnection: close\r\n\r\n" + expected.body))
+        #expect(!channel.isActive)
+        #expect(try Self.headsHandedOn(channel).isEmpty)
+        let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(exposition.contains(#"textmeasure_http_requests_total{path="/v1/measure",status="200"} 3"#))
+        _ = try? channel.finish()
+    }
+
+    /// Requests pipelined behind one the router holds go to the router too, and the answers keep the
+    /// requests' order; a head the conformance handler refuses is answered there, and nothing after it.
+    @Test func pipelinedRequestsKeepTheirOrder() throws {
+        _ = endpoint.respond(to: Array(held.utf8))
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try Self.wire(endpoint: endpoint, metrics: metrics)
+        try channel.writeInbound(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                                            + Self.request(held) + Self.request(held, target: "/v1/measure?x")))
+        #expect(try Self.headsHandedOn(channel) == ["/healthz", "/v1/measure", "/v1/measure?x"])
+        #expect(try Self.written(channel).isEmpty)
+        for body in ["ok", "first", "second"] {
+            try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(
+                version: .http1_1, status: .ok, headers: ["Content-Length": String(body.utf8.count)])))
+            try channel.writeOutbound(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body))))
+            try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        }
+        let routed = try Self.written(channel)
+        let order = ["ok", "first", "second"].compactMap { routed.range(of: "\r\n\r\n" + $0)?.lowerBound }
+        #expect(order.count == 3 && order == order.sorted())
+        // All answered: the next is answered here, after them.
+        try channel.writeInbound(ByteBuffer(string: Self.request(held)))
+        #expect(try Self.headsHandedOn(channel).isEmpty)
+        #expect(try Self.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"))
+
+        // Two Host lines: refused (400, closed) by the conformance handler; the held request after it is
+        // neither answered nor handed on.
+        try channel.writeInbound(ByteBuffer(string: "POST /v1/measure HTTP/1.1\r\nHost: x\r\nHost: y\r\n"
+                                            + "Content-Length: \(held.utf8.count)\r\n\r\n\(held)" + Self.request(held)))
+        let refused = try Self.written(channel)
+        #expect(refused.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(refused.components(separatedBy: "HTTP/1.1 ").count == 2)
+        #expect(try Self.headsHandedOn(channel).isEmpty)
+        #expect(!channel.isActive)
         _ = try? channel.finish()
     }
 

@@ -1,0 +1,146 @@
+import NIOCore
+import NIOHTTP1
+
+/// Closes a connection that has nothing to do: after its idle timeout, and at graceful shutdown once
+/// the requests read from it are answered. Hummingbird's `HTTPConnectionStateHandler` keeps the same
+/// rules on HTTP types; this one keeps them on NIO's HTTP/1 parts, so that it sits ahead of
+/// ``QuickMeasureHandler`` and sees the requests answered there as well as the router's.
+///
+/// The rules:
+/// - the idle timeout counts from the last request part read (a head, a piece of body, an end) or,
+///   once no request is left to answer, from the end of the last response written; while a request
+///   read whole waits for its response, the connection is not idle, however long that takes;
+/// - `ChannelShouldQuiesceEvent` (graceful shutdown) closes the connection at once when no request is
+///   in flight (read, in part or whole, and not answered), and otherwise once the response that
+///   leaves none is written.
+///
+/// It sits after ``HTTP1ConformanceHandler`` (which answers the requests it refuses itself and closes
+/// the connection after them) and before ``QuickMeasureHandler`` and Hummingbird's conversion to HTTP
+/// types (see ``MeasureHTTP1Channel``), in place of Hummingbird's handler.
+///
+/// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
+final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// How long the connection may stay idle; nil: without limit.
+    let idleTimeout: TimeAmount?
+    /// Requests whose head was read and whose response has not been written whole.
+    private(set) var requestsInFlight = 0
+    /// Whether a request head was read and its end not yet.
+    private var isReadingRequest = false
+    /// When the connection last did something that counts against the timeout.
+    private var lastActive = NIODeadline.uptimeNanoseconds(0)
+    private var isActive = false
+    /// Whether graceful shutdown asked to close the connection once its requests are answered.
+    private var closesWhenAnswered = false
+    private var idleCheck: Scheduled<Void>?
+
+    /// A handler closing the connection after `idleTimeout` of idleness (nil: never for idleness).
+    init(idleTimeout: TimeAmount?) {
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { becomeActive(context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        becomeActive(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isActive = false
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastActive = context.eventLoop.now
+        switch unwrapInboundIn(data) {
+        case .head:
+            isReadingRequest = true
+            requestsInFlight += 1
+        case .body:
+            break
+        case .end:
+            isReadingRequest = false
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data), requestsInFlight > 0 else {
+            context.write(data, promise: promise)
+            return
+        }
+        requestsInFlight -= 1
+        guard requestsInFlight == 0 else {
+            context.write(data, promise: promise)
+            return
+        }
+        if closesWhenAnswered {
+            // Closed once the response is out, not cut short by the close.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(data, promise: written)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            written.futureResult.cascade(to: promise)
+            return
+        }
+        if let idleTimeout, isActive {
+            lastActive = context.eventLoop.now
+            scheduleIdleCheck(at: lastActive + idleTimeout, context: context)
+        }
+        context.write(data, promise: promise)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if requestsInFlight > 0 {
+            closesWhenAnswered = true
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    private func becomeActive(context: ChannelHandlerContext) {
+        isActive = true
+        lastActive = context.eventLoop.now
+        if let idleTimeout { scheduleIdleCheck(at: lastActive + idleTimeout, context: context) }
+    }
+
+    /// Checks for idleness at `deadline`, unless a check is already due.
+    private func scheduleIdleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        guard idleCheck == nil else { return }
+        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            self.idleCheck = nil
+            self.checkIdleness(context: context)
+        }
+    }
+
+    private func checkIdleness(context: ChannelHandlerContext) {
+        guard let idleTimeout, isActive else { return }
+        // A request read whole is being answered: the response's end schedules the next check.
+        if !isReadingRequest && requestsInFlight > 0 { return }
+        let deadline = lastActive + idleTimeout
+        if context.eventLoop.now >= deadline {
+            context.close(promise: nil)
+        } else {
+            scheduleIdleCheck(at: deadline, context: context)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension IdleConnectionHandler: Sendable {}

@@ -1,0 +1,137 @@
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import Testing
+import TextMeasure
+import TextMeasureBatch
+@testable import TextMeasureHTTP
+
+/// The idle handler in channels the test drives, on the embedded event loop's clock: when a connection
+/// counts as idle, and graceful shutdown with and without a request in flight, answered by the router
+/// or by the quick handler.
+@Suite("textmeasure serve: idle connection handler")
+struct IdleConnectionHandlerTests {
+    /// A connected channel holding an idle handler with a timeout of 10 seconds.
+    func channel() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel(handler: IdleConnectionHandler(idleTimeout: .seconds(10)))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        return channel
+    }
+
+    static let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/measure",
+                                                                 headers: ["Host": "x", "Content-Length": "2"]))
+
+    static func respond(_ channel: EmbeddedChannel) throws {
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+    }
+
+    @Test func closesAnIdleConnection() throws {
+        let channel = try channel()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+    }
+
+    /// Each part of a request read counts as activity; a head whose body stops coming does not keep the
+    /// connection.
+    @Test func countsFromTheLastPartRead() throws {
+        let channel = try channel()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        try channel.writeInbound(Self.head)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "{")))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        _ = try? channel.finish()
+    }
+
+    /// A request read whole keeps the connection for as long as its answer takes; the timeout counts
+    /// again from the end of the response.
+    @Test func waitsForTheAnswer() throws {
+        let channel = try channel()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "{}")))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(100))
+        #expect(channel.isActive)
+        try Self.respond(channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        _ = try? channel.finish()
+    }
+
+    @Test func shutdownClosesAConnectionWithNothingInFlight() throws {
+        let channel = try channel()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.respond(channel)
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(!channel.isActive)
+    }
+
+    /// Graceful shutdown while requests are in flight: the connection closes once the last is answered.
+    @Test func shutdownWaitsForTheRequestsInFlight() throws {
+        let channel = try channel()
+        for _ in 0..<2 {
+            try channel.writeInbound(Self.head)
+            try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        }
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(channel.isActive)
+        try Self.respond(channel)
+        #expect(channel.isActive)
+        try Self.respond(channel)
+        #expect(!channel.isActive)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) != nil)   // written before the close
+        _ = try? channel.finish()
+    }
+
+    /// Graceful shutdown while the quick handler reads a request (the whole pipeline, bytes in and out):
+    /// the request is answered, then the connection closed.
+    @Test func shutdownWaitsForAQuickAnswer() throws {
+        let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
+        let body = #"[{"text":"Hello","width":50}]"#
+        _ = endpoint.respond(to: Array(body.utf8))   // held
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10))
+        let request = QuickMeasureHandlerTests.request(body)
+        try channel.writeInbound(ByteBuffer(string: String(request.dropLast(10))))
+        #expect(metrics.activity.requestsInFlight == 1)
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        // Neither closed by the shutdown nor as idle while the body comes.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(channel.isActive)
+        try channel.writeInbound(ByteBuffer(string: String(request.suffix(10))))
+        let reply = try QuickMeasureHandlerTests.written(channel)
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(reply.hasSuffix(endpoint.respond(to: Array(body.utf8)).body))
+        #expect(try QuickMeasureHandlerTests.headsHandedOn(channel).isEmpty)
+        #expect(!channel.isActive)
+        #expect(metrics.activity.requestsInFlight == 0)
+        _ = try? channel.finish()
+    }
+
+    /// A connection kept busy by quick answers alone is not idle.
+    @Test func quickAnswersAreActivity() throws {
+        let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
+        let body = #"{"text":"Hello","width":50}"#
+        _ = endpoint.respond(to: Array(body.utf8))
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10))
+        for _ in 0..<5 {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(6))
+            try channel.writeInbound(ByteBuffer(string: QuickMeasureHandlerTests.request(body)))
+            #expect(try QuickMeasureHandlerTests.written(channel).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(11))
+        #expect(!channel.isActive)
+        _ = try? channel.finish()
+    }
+}
