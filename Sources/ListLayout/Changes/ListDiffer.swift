@@ -390,9 +390,25 @@ struct ListDiffer<SectionID: Hashable & Sendable, Item: Identifiable & Hashable 
         }
         var deletions = changes.deletedItems
         changes.deletedItems = []
-        for i in old.sections.indices where oldToNew[i] >= 0 {
-            let start = old.sectionStarts[i]
-            for k in oldMiddles[i] where !kept[start + k] { deletions.append(ItemPath(section: i, item: k)) }
+        // Eight flags a word (bytes 0 or 1): a stretch of items that stay is skipped eight at a time.
+        let allKept = UInt64(0x0101_0101_0101_0101)
+        let wordSize = MemoryLayout<UInt64>.size
+        kept.withUnsafeBufferPointer { kept in
+            for i in old.sections.indices where oldToNew[i] >= 0 {
+                let start = old.sectionStarts[i]
+                let middle = oldMiddles[i]
+                var k = middle.lowerBound
+                while k < middle.upperBound {
+                    if k + wordSize <= middle.upperBound,
+                        UnsafeRawPointer(kept.baseAddress! + start + k).loadUnaligned(as: UInt64.self) == allKept
+                    {
+                        k += wordSize
+                        continue
+                    }
+                    if !kept[start + k] { deletions.append(ItemPath(section: i, item: k)) }
+                    k += 1
+                }
+            }
         }
         changes.deletedItems = deletions
     }
