@@ -52,6 +52,32 @@ struct MeasureServerTests {
         }
     }
 
+    /// A server for tests of graceful shutdown: `body` gets its port, the server and its service group,
+    /// and triggers the shutdown itself; afterwards the server must have stopped, its port refusing
+    /// connections.
+    static func withServerToShutDown(_ body: @Sendable (Int, MeasureServer, ServiceGroup) async throws -> Void)
+        async throws {
+        let server = MeasureServer(processor: processor())
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            do {
+                try await body(port, server, group)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            try await tasks.waitForAll()   // the server stopped
+            #expect(throws: (any Error).self) { try HTTPTestClient(port: port) }
+        }
+    }
+
     static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
@@ -321,16 +347,7 @@ struct MeasureServerTests {
     /// As ``gracefulShutdownLetsRequestsInFlightFinish()``, for a request the pipeline answers itself
     /// (its text held): the idle handler, not the router, holds the connection open for it.
     @Test func gracefulShutdownLetsAQuickRequestFinish() async throws {
-        let server = MeasureServer(processor: Self.processor())
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "test")
-        logger.logLevel = .error
-        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
+        try await Self.withServerToShutDown { port, server, group in
             let body = #"{"id":"in flight","text":"Hello, world","width":100}"#
             let first = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: body)
             #expect(first.status == 200)   // the text is held from here on
@@ -344,22 +361,11 @@ struct MeasureServerTests {
             let reply = try await client.readReply()
             #expect(reply.status == 200)
             #expect(reply.body == first.body)
-            try await tasks.waitForAll()
-            #expect(throws: (any Error).self) { try HTTPTestClient(port: port) }
         }
     }
 
     @Test func gracefulShutdownLetsRequestsInFlightFinish() async throws {
-        let server = MeasureServer(processor: Self.processor())
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "test")
-        logger.logLevel = .error
-        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
+        try await Self.withServerToShutDown { port, server, group in
             let body = #"{"id":"in flight","text":"Hello, world","width":100}"#
             let client = try HTTPTestClient(port: port)
             try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
@@ -373,8 +379,6 @@ struct MeasureServerTests {
             let reply = try await client.readReply()
             #expect(reply.status == 200)
             #expect(reply.body == Self.batchOutput([body])[0])
-            try await tasks.waitForAll()   // the server stopped
-            #expect(throws: (any Error).self) { try HTTPTestClient(port: port) }
         }
     }
 }
