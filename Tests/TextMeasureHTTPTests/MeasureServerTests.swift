@@ -78,6 +78,22 @@ struct MeasureServerTests {
         }
     }
 
+    /// Sends `body` as a measure request in two pieces, with a graceful shutdown begun between them,
+    /// and returns the reply.
+    static func replyAcrossShutdown(port: Int, server: MeasureServer, group: ServiceGroup, body: String) async throws
+        -> HTTPTestClient.Reply {
+        let client = try HTTPTestClient(port: port)
+        try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                              + body.prefix(20))
+        // Events, not lengths of time: the head has been read, and the request waits for its body...
+        await server.metrics.waitUntil { $0.requestsInFlight == 1 }
+        await group.triggerGracefulShutdown()
+        // ...and the shutdown has begun (the listening socket is closed) before the body is complete.
+        await server.metrics.waitUntil { !$0.isListening }
+        try await client.send(String(body.dropFirst(20)))
+        return try await client.readReply()
+    }
+
     static func json(_ text: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
@@ -351,14 +367,7 @@ struct MeasureServerTests {
             let body = #"{"id":"in flight","text":"Hello, world","width":100}"#
             let first = try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: body)
             #expect(first.status == 200)   // the text is held from here on
-            let client = try HTTPTestClient(port: port)
-            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-                                  + body.prefix(20))
-            await server.metrics.waitUntil { $0.requestsInFlight == 1 }
-            await group.triggerGracefulShutdown()
-            await server.metrics.waitUntil { !$0.isListening }
-            try await client.send(String(body.dropFirst(20)))
-            let reply = try await client.readReply()
+            let reply = try await Self.replyAcrossShutdown(port: port, server: server, group: group, body: body)
             #expect(reply.status == 200)
             #expect(reply.body == first.body)
         }
@@ -367,16 +376,7 @@ struct MeasureServerTests {
     @Test func gracefulShutdownLetsRequestsInFlightFinish() async throws {
         try await Self.withServerToShutDown { port, server, group in
             let body = #"{"id":"in flight","text":"Hello, world","width":100}"#
-            let client = try HTTPTestClient(port: port)
-            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-                                  + body.prefix(20))
-            // Events, not lengths of time: the head has reached the route, which waits for the body...
-            await server.metrics.waitUntil { $0.requestsInFlight == 1 }
-            await group.triggerGracefulShutdown()
-            // ...and the shutdown has begun (the listening socket is closed) before the body is complete.
-            await server.metrics.waitUntil { !$0.isListening }
-            try await client.send(String(body.dropFirst(20)))
-            let reply = try await client.readReply()
+            let reply = try await Self.replyAcrossShutdown(port: port, server: server, group: group, body: body)
             #expect(reply.status == 200)
             #expect(reply.body == Self.batchOutput([body])[0])
         }
