@@ -64,33 +64,12 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a request with this head is one to take (see the type's discussion).
     func takes(_ head: HTTPRequestHead) -> Bool {
         guard awaitedFromRouter == 0, head.method == .POST, head.uri == Self.path else { return false }
-        var length: Int?
-        var lengths = 0
-        for (name, value) in head.headers {
-            if Self.name(name, is: "content-length") {
-                lengths += 1
-                length = Int(value)
-            } else if Self.name(name, is: "transfer-encoding") || Self.name(name, is: "expect") {
-                return false
-            }
-        }
-        guard lengths == 1, let length, length >= 0 else { return false }
+        // NIO's look-ups ignore the case of header names, as HTTP1ConformanceHandler's do.
+        let lengths = head.headers["content-length"]
+        guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
+              !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect")
+        else { return false }
         return length <= endpoint.limits.maximumBodyBytes
-    }
-
-    /// Whether the header name `name` is `lowercased`, ignoring ASCII case.
-    private static func name(_ name: String, is lowercased: StaticString) -> Bool {
-        var name = name
-        return name.withUTF8 { bytes in
-            guard bytes.count == lowercased.utf8CodeUnitCount else { return false }
-            let expected = lowercased.utf8Start
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                if lower != expected[index] { return false }
-            }
-            return true
-        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
