@@ -14,9 +14,11 @@ import NIOHTTP1
 ///   in flight (read, in part or whole, and not answered), and otherwise once the response that
 ///   leaves none is written.
 ///
-/// It sits after ``HTTP1ConformanceHandler`` (which answers the requests it refuses itself and closes
-/// the connection after them) and before ``QuickMeasureHandler`` and Hummingbird's conversion to HTTP
-/// types (see ``MeasureHTTP1Channel``), in place of Hummingbird's handler.
+/// It sits right after NIO's decoder, before ``QuickMeasureHandler``, ``HTTP1ConformanceHandler`` and
+/// Hummingbird's conversion to HTTP types (see ``MeasureHTTP1Channel``), in place of Hummingbird's
+/// handler. A request the conformance handler refuses is answered by it, so its response's end comes
+/// by; the requests it leaves unread after a refusal, or after a response that closes the
+/// connection, stay in flight here, on a connection that closes anyway.
 ///
 /// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
 final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {

@@ -53,6 +53,11 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the status, the JSON body and the counts of measured and failed items.
     /// - Complexity: O(body size) to parse, then one measurement per item, on the calling thread.
     package func respond(to body: [UInt8]) -> Reply {
+        body.withUnsafeBufferPointer { body in respond(to: body) }
+    }
+
+    /// ``respond(to:)`` on the body's bytes where they are.
+    private func respond(to body: UnsafeBufferPointer<UInt8>) -> Reply {
         respond(to: body) { lines, isSingle in
             // All items at once: one look-up in the height store (if any) for what memory lacks.
             let outcomes = processor.process(lines)
@@ -78,6 +83,16 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the reply, or nil.
     /// - Complexity: O(body size) to parse, one look-up (a lock) and one layout per item.
     package func quickReply(to body: [UInt8]) -> Reply? {
+        body.withUnsafeBufferPointer { quickReply(to: $0) }
+    }
+
+    /// ``quickReply(to:)-([UInt8])`` on a body's bytes where the caller holds them (a network buffer,
+    /// not copied).
+    ///
+    /// - Parameter body: the body's bytes.
+    /// - Returns: the reply, or nil.
+    /// - Complexity: as ``quickReply(to:)-([UInt8])``.
+    package func quickReply(to body: UnsafeBufferPointer<UInt8>) -> Reply? {
         respond(to: body) { lines, isSingle in
             // Each item written as it is laid out (``BatchProcessor/writeIfHeld(_:separator:to:)``).
             var out = Self.replyBuffer(items: lines.count, isSingle: isSingle)
@@ -89,15 +104,13 @@ package struct MeasureEndpoint: Sendable {
 
     /// The reply to `body`, its items' outputs written by `answer` (nil from it: nil) once the body
     /// is checked: each item's bytes, and whether the body is one item rather than an array.
-    private func respond(to body: [UInt8],
+    private func respond(to body: UnsafeBufferPointer<UInt8>,
                          answer: ([UnsafeBufferPointer<UInt8>], Bool) -> Reply?) -> Reply? {
         // The body is checked and split into items without being made into values: each item is parsed
         // once, by the batch, from its bytes (so that its other fields are echoed as sent).
         let kind: JSONScanner.TopLevel, elements: [Range<Int>]
         do {
-            (kind, elements) = try body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in
-                try JSONScanner.scan(elementsOf: bytes)
-            }
+            (kind, elements) = try JSONScanner.scan(elementsOf: body)
         } catch {
             let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             return Self.error(400, isBlank ? "empty body: send a JSON object or an array of them" : "invalid JSON")
@@ -116,9 +129,7 @@ package struct MeasureEndpoint: Sendable {
             // A decoded string is at most 3 times as long as its token (an escape is at least as long as
             // what it stands for; a byte of invalid UTF-8 becomes U+FFFD, 3 bytes), so only an item
             // longer than a third of the limit can hold a text over it.
-            let item = try? body.withUnsafeBufferPointer { bytes throws(JSONScanner.Failure) in
-                try JSONScanner.parse(UnsafeBufferPointer(rebasing: bytes[range]))
-            }
+            let item = try? JSONScanner.parse(UnsafeBufferPointer(rebasing: body[range]))
             guard case .object(let fields) = item,
                   let text = fields.first(where: { $0.0 == "text" }), case .string(let string) = text.1 else { continue }
             let length = string.utf8.count
@@ -129,9 +140,7 @@ package struct MeasureEndpoint: Sendable {
         }
 
         // Each item is read again from its bytes, as a batch line, so that its other fields are echoed as sent.
-        return body.withUnsafeBufferPointer { bytes in
-            answer(ranges.map { UnsafeBufferPointer(rebasing: bytes[$0]) }, isSingle)
-        }
+        return answer(ranges.map { UnsafeBufferPointer(rebasing: body[$0]) }, isSingle)
     }
 
     /// An empty reply body for `items` results, with its `[` if it is an array. The body is UTF-8 bytes

@@ -8,12 +8,14 @@ import NIOHTTP1
 /// ``MeasureServer`` serves with.
 ///
 /// The pipeline, from the socket: NIO's response encoder and request decoder,
-/// ``HTTP1ConformanceHandler``, ``IdleConnectionHandler``, ``QuickMeasureHandler``, the conversion to
+/// ``IdleConnectionHandler``, ``QuickMeasureHandler``, ``HTTP1ConformanceHandler``, the conversion to
 /// HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
 /// handler is taken out: after the conversion, it would not see the requests the quick handler
 /// answers, and would close a connection busy with them as idle; the idle handler keeps its rules
-/// ahead of the quick handler instead. The handlers are added once Hummingbird has set the pipeline
-/// up, before the connection is read.
+/// ahead of the quick handler instead. The quick handler comes before the conformance handler so that
+/// the requests it answers pass two handlers fewer each way; it takes only requests that handler
+/// would let through unchanged. The handlers are added once Hummingbird has set the pipeline up,
+/// before the connection is read.
 ///
 /// Thread safety: `Sendable`; it holds the HTTP/1 channel's set-up and a `Sendable` handler maker.
 struct MeasureHTTP1Channel: ServerChildChannel {
@@ -29,19 +31,25 @@ struct MeasureHTTP1Channel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let state = try pipeline.context(handlerType: HTTPConnectionStateHandler.self)
             pipeline.removeHandler(context: state, promise: nil)
-            // After the conformance handler where there is one, else right after the decoder.
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            let before: any ChannelHandler
-            if let conformance = try? pipeline.handler(type: HTTP1ConformanceHandler.self) {
-                before = conformance
-            } else {
-                before = decoder
-            }
-            let idle = IdleConnectionHandler(idleTimeout: base.configuration.idleTimeout)
-            try pipeline.addHandler(idle, position: .after(before))
-            try pipeline.addHandler(quickHandler(), position: .after(idle))
+            try Self.addHandlers(to: pipeline, idleTimeout: base.configuration.idleTimeout, quick: quickHandler())
             return value
         }
+    }
+
+    /// Adds an idle handler and `quick` right after NIO's request decoder, ahead of whatever follows it
+    /// (the conformance handler, in the server).
+    ///
+    /// - Parameters:
+    ///   - pipeline: A pipeline with NIO's HTTP/1 server codec.
+    ///   - idleTimeout: The idle handler's timeout.
+    ///   - quick: The connection's quick handler.
+    /// - Throws: `ChannelPipelineError` when the pipeline has no HTTP/1 request decoder.
+    static func addHandlers(to pipeline: ChannelPipeline.SynchronousOperations, idleTimeout: TimeAmount?,
+                            quick: QuickMeasureHandler) throws {
+        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let idle = IdleConnectionHandler(idleTimeout: idleTimeout)
+        try pipeline.addHandler(idle, position: .after(decoder))
+        try pipeline.addHandler(quick, position: .after(idle))
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -11,18 +11,20 @@ import Glibc
 /// router or its middlewares, which together cost more than laying the texts out. Any other request,
 /// and a measure request whose texts are not all held, goes on to the router as it came.
 ///
-/// A request is taken only when it is `POST /v1/measure` exactly, has one `Content-Length` within
-/// ``ServerLimits/maximumBodyBytes`` and neither `Transfer-Encoding` nor `Expect`, and no request
-/// before it on the connection is still waiting for the router's answer (so that responses keep
-/// the order of requests). Its body is kept until its end; then it is answered here, or handed on,
-/// head, body and end, as one request read whole. If the connection closes or fails before the end,
-/// what was read is handed on, so that the router's reader sees what it would have seen.
+/// A request is taken only when it is `POST /v1/measure HTTP/1.1` exactly, keeps the connection
+/// alive, has one `Host`, one `Content-Length` within ``ServerLimits/maximumBodyBytes`` and neither
+/// `Transfer-Encoding` nor `Expect`, and no request before it on the connection is still waiting for
+/// the router's answer (so that responses keep the order of requests). Its body is kept until its
+/// end; then it is answered here, or handed on, head, body and end, as one request read whole. If the
+/// connection closes or fails before the end, what was read is handed on, so that the router's
+/// reader sees what it would have seen.
 ///
-/// It works on NIO's HTTP/1 parts, after ``HTTP1ConformanceHandler`` (which refuses malformed heads,
-/// and adds `Connection` to responses and closes the connection after them as the request asked) and
-/// ``IdleConnectionHandler`` (idle timeout, graceful shutdown), which so see every request and
-/// response, and before Hummingbird's conversion to HTTP types, which the requests answered here
-/// skip both ways (see ``MeasureHTTP1Channel``).
+/// It works on NIO's HTTP/1 parts, after ``IdleConnectionHandler`` (idle timeout, graceful shutdown),
+/// which so sees every request and response, and before ``HTTP1ConformanceHandler`` and Hummingbird's
+/// conversion to HTTP types, which the requests answered here skip both ways (see
+/// ``MeasureHTTP1Channel``): a request taken is one the conformance handler would let through
+/// unchanged, and one it would refuse, or after which the connection closes, is handed on together
+/// with every request after it, which that handler then answers or leaves unread.
 ///
 /// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
 final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -47,6 +49,9 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = Reading.nothing
     /// Requests handed on whose response has not been written whole.
     private var awaitedFromRouter = 0
+    /// Whether every request from now on is handed on: one handed on ends the connection (refused, or
+    /// not kept alive) or the decoder failed, and no answer may follow that one's.
+    private var handsOnAll = false
     /// The `Date` value of the second ``dateSecond``.
     private var date = ""
     private var dateSecond: time_t = -1
@@ -63,19 +68,28 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Whether a request with this head is one to take (see the type's discussion).
     func takes(_ head: HTTPRequestHead) -> Bool {
-        guard awaitedFromRouter == 0, head.method == .POST, head.uri == Self.path else { return false }
+        guard !handsOnAll, awaitedFromRouter == 0, head.method == .POST, head.uri == Self.path,
+              head.version == .http1_1, head.isKeepAlive else { return false }
         // NIO's look-ups ignore the case of header names, as HTTP1ConformanceHandler's do.
         let lengths = head.headers["content-length"]
         guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
-              !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect")
+              !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect"),
+              head.headers["host"].count == 1
         else { return false }
         return length <= endpoint.limits.maximumBodyBytes
+    }
+
+    /// Whether no request may be answered here after one with this head, handed on: the conformance
+    /// handler refuses it, or closes the connection after its response, and does not read on.
+    static func endsConnection(_ head: HTTPRequestHead) -> Bool {
+        !head.isKeepAlive || HTTP1ConformanceHandler.refusal(of: head) != nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), reading) {
         case (.head(let head), _):
             guard takes(head) else {
+                if Self.endsConnection(head) { handsOnAll = true }
                 reading = .handedOn
                 awaitedFromRouter += 1
                 context.fireChannelRead(data)
@@ -106,8 +120,11 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Answers a taken request read whole, or hands it on.
     private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, start: ContinuousClock.Instant,
                         context: ChannelHandlerContext) {
-        let bytes = body.map { Array($0.readableBytesView) } ?? []
-        guard let reply = endpoint.quickReply(to: bytes) else {
+        // Read where NIO holds the body, not copied into an array first.
+        let quickReply = body.map { body in
+            body.withUnsafeReadableBytes { $0.withMemoryRebound(to: UInt8.self) { endpoint.quickReply(to: $0) } }
+        } ?? endpoint.quickReply(to: [])
+        guard let reply = quickReply else {
             // The router counts it from here.
             metrics.requestFinished()
             handOn(head, body: body, context: context)
@@ -156,6 +173,8 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The conformance handler may refuse the connection for this error.
+        handsOnAll = true
         handOnUnfinished(context: context)
         context.fireErrorCaught(error)
     }
