@@ -18,6 +18,10 @@ import TextMeasureBatch
 /// - it is the line the processor gives for that input line alone, so the output is in input order,
 ///   and the line it gives for all the lines at once as the items of one request (`serve`'s path),
 ///   measured or, once their texts are held, laid out alone (`serve`'s quick path);
+/// - the lines joined as one request body's array and read as `serve`'s quick path reads it
+///   (``JSONScanner/scan(itemsOf:each:)``, each element written as it is handed over) fail exactly
+///   when the body's check does, give its elements, and give each element held the output of its
+///   bytes processed as a line;
 ///   (whether the prepared-text cache changes results is for `TextMeasureBatchTests`: checking it here,
 ///   with a second, empty cache, took a third of each execution).
 enum BatchFuzzer {
@@ -89,6 +93,41 @@ enum BatchFuzzer {
                 guard held == expected else {
                     fail("line \(index): written from held texts \(held), the line alone \(expected)", input)
                 }
+            }
+        }
+        checkAsOneBody(lines, input: input)
+    }
+
+    /// The lines as the elements of one request body's array, read as `serve`'s quick path reads them.
+    private static func checkAsOneBody(_ lines: [UnsafeBufferPointer<UInt8>], input: UnsafeBufferPointer<UInt8>) {
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (index, line) in lines.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: line)
+        }
+        body.append(UInt8(ascii: "]"))
+        body.withUnsafeBufferPointer { body in
+            let reference = try? JSONScanner.scan(elementsOf: body)
+            var ranges: [Range<Int>] = []
+            var counts = BatchProcessor.HeldCounts()
+            let kind = try? JSONScanner.scan(itemsOf: body) { range, item in
+                ranges.append(range)
+                let element = UnsafeBufferPointer(rebasing: body[range])
+                var written: [UInt8] = []
+                guard processor.writeIfHeld(item, line: element, to: &written, counts: &counts) else { return }
+                var expected: [UInt8] = []
+                processor.process(element).write(to: &expected)
+                guard written == expected else {
+                    fail("element \(ranges.count - 1) of the lines as one body: written \(String(decoding: written, as: UTF8.self)), "
+                         + "the element alone \(String(decoding: expected, as: UTF8.self))", input)
+                }
+            }
+            guard (kind == nil) == (reference == nil) else {
+                fail("the lines as one body: read \(kind.map { "\($0)" } ?? "as invalid"), checked "
+                     + (reference == nil ? "as invalid" : "as valid"), input)
+            }
+            if let kind, let reference, kind != reference.kind || ranges != reference.elements {
+                fail("the lines as one body: read \(kind) \(ranges), checked \(reference.kind) \(reference.elements)", input)
             }
         }
     }

@@ -218,29 +218,71 @@ package struct BatchProcessor: Sendable {
     /// - Complexity: Parsing the lines, one look-up (a lock) and one layout per line.
     package func writeIfHeld(_ lines: [UnsafeBufferPointer<UInt8>], separator: UInt8,
                              to out: inout [UInt8]) -> (measured: Int, failed: Int)? {
-        var measured = 0, failed = 0, found = 0
+        var counts = HeldCounts()
         for (index, line) in lines.enumerated() {
             if index > 0 { out.append(separator) }
-            switch parse(line) {
-            case .failed(let outcome):
-                outcome.write(to: &out)
-                failed += 1
-            case .request(let request):
-                guard let prepared = texts.held(TextKey(request.text), spans: request.measure.spans,
-                                                style: request.style) else { return nil }
-                found += 1
-                do throws(TextMeasureError) {
-                    let measurement = try prepared.layout(width: request.width, withLines: false)
-                    Outcome.measured(measurement, extras: request.extras).write(to: &out)
-                    measured += 1
-                } catch {
-                    Self.error(error, request.extras).write(to: &out)
-                    failed += 1
-                }
+            guard write(parse(line), to: &out, counts: &counts) else { return nil }
+        }
+        countHits(of: counts)
+        return (counts.measured, counts.failed)
+    }
+
+    /// What ``writeIfHeld(_:separator:to:)`` counts as it writes, for a caller that writes items one at
+    /// a time (``writeIfHeld(_:line:to:counts:)``) and hands the counts to ``countHits(of:)`` at the end.
+    package struct HeldCounts: Sendable {
+        /// Items measured successfully.
+        package fileprivate(set) var measured = 0
+        /// Items answered with an error object.
+        package fileprivate(set) var failed = 0
+        /// Items whose text was found held: the cache's hits.
+        fileprivate var found = 0
+
+        /// No item written yet.
+        package init() {}
+    }
+
+    /// One item of ``writeIfHeld(_:separator:to:)``, for a caller that reads items one at a time (the
+    /// HTTP server, as ``JSONScanner/scan(itemsOf:each:)`` reads a request body): its output appended
+    /// to `out` when its text is held, or it cannot be measured.
+    ///
+    /// - Parameters:
+    ///   - item: The item's fields as the scanner read them; nil: the item is read from `line`.
+    ///   - line: The item's bytes.
+    ///   - out: Where its output is appended.
+    ///   - counts: Counted into; hand them to ``countHits(of:)`` once every item is written.
+    /// - Returns: False, with nothing written or counted, when its text is not held.
+    /// - Complexity: One look-up (a lock) and one layout; parsing `line` when `item` is nil.
+    package func writeIfHeld(_ item: JSONScanner.ItemFields?, line: UnsafeBufferPointer<UInt8>,
+                             to out: inout [UInt8], counts: inout HeldCounts) -> Bool {
+        if let item { return write(request(from: item), to: &out, counts: &counts) }
+        return write(parse(line), to: &out, counts: &counts)
+    }
+
+    /// Counts the hits of items written by ``writeIfHeld(_:line:to:counts:)``.
+    package func countHits(of counts: HeldCounts) {
+        if counts.found > 0 { texts.countHits(counts.found) }
+    }
+
+    /// Writes one parsed item's output if it can be measured from a held text, or cannot be measured.
+    private func write(_ parsed: Parsed, to out: inout [UInt8], counts: inout HeldCounts) -> Bool {
+        switch parsed {
+        case .failed(let outcome):
+            outcome.write(to: &out)
+            counts.failed += 1
+        case .request(let request):
+            guard let prepared = texts.held(TextKey(request.text), spans: request.measure.spans,
+                                            style: request.style) else { return false }
+            counts.found += 1
+            do throws(TextMeasureError) {
+                let measurement = try prepared.layout(width: request.width, withLines: false)
+                Outcome.measured(measurement, extras: request.extras).write(to: &out)
+                counts.measured += 1
+            } catch {
+                Self.error(error, request.extras).write(to: &out)
+                counts.failed += 1
             }
         }
-        if found > 0 { texts.countHits(found) }
-        return (measured, failed)
+        return true
     }
 
     private func measure(_ parsed: Parsed) -> Outcome {
@@ -307,12 +349,16 @@ package struct BatchProcessor: Sendable {
     /// Parses and checks one line's UTF-8 bytes: the usual line straight from the scanner, any other
     /// through its array of fields (as ``process(_:after:reused:)`` reads a line).
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
-        if let item = JSONScanner.item(line, textLike: nil) {
-            return request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
-                           breaking: item.breaking, spans: [], extras: item.echoed)
-        }
+        if let item = JSONScanner.item(line, textLike: nil) { return request(from: item) }
         guard let item = try? JSONScanner.parse(line, textLike: nil) else { return .failed(Self.unreadable(line)) }
         return parse(item: item, in: line)
+    }
+
+    /// Checks the fields of a usual line, as ``JSONScanner/item(_:textLike:)`` reads it without a
+    /// previous text.
+    private func request(from item: JSONScanner.ItemFields) -> Parsed {
+        request(text: item.text, width: item.width, size: item.size, maxLines: item.maxLines,
+                breaking: item.breaking, spans: [], extras: item.echoed)
     }
 
     /// The error for a line that is not JSON.

@@ -175,7 +175,65 @@ package struct JSONScanner {
         var scanner = JSONScanner(bytes: bytes)
         scanner.findsText = true
         scanner.previousText = previous
-        return try? scanner.itemObject()
+        guard let fields = try? scanner.itemObject(depth: 0) else { return nil }
+        scanner.skipWhitespace()
+        return scanner.index == bytes.count ? fields : nil
+    }
+
+    /// ``scan(elementsOf:)`` that reads each element of an array as a batch item as it comes to it, and
+    /// hands it to `each` there and then, nothing kept: a request body of usual items is read once,
+    /// not checked whole and then read again item by item.
+    ///
+    /// - Parameters:
+    ///   - bytes: The UTF-8 of one JSON value.
+    ///   - each: Called for each element of an array, in order, as it is read: where it is in `bytes`
+    ///     (the ranges ``scan(elementsOf:)`` gives) and its fields as ``item(_:textLike:)`` reads its
+    ///     bytes alone, without a previous text, or nil when it is no usual item. When the bytes turn
+    ///     out not to be JSON further on, the elements before were handed over all the same.
+    /// - Returns: Whether the value is an object, an array or something else.
+    /// - Throws: ``Failure`` exactly when ``scan(elementsOf:)`` does.
+    /// - Complexity: O(*n*) in the bytes; each usual item decodes its text and notes its other fields.
+    package static func scan(itemsOf bytes: UnsafeBufferPointer<UInt8>,
+                             each: (Range<Int>, ItemFields?) -> Void) throws(Failure) -> TopLevel {
+        var scanner = JSONScanner(bytes: bytes)
+        scanner.skipWhitespace()
+        guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "[") else {
+            return try scan(elementsOf: bytes).kind
+        }
+        scanner.index += 1
+        scanner.skipWhitespace()
+        if scanner.index < bytes.count && bytes[scanner.index] == UInt8(ascii: "]") {
+            scanner.index += 1
+        } else {
+            while true {
+                scanner.skipWhitespace()
+                let start = scanner.index
+                var item: ItemFields?
+                if start < bytes.count && bytes[start] == UInt8(ascii: "{") {
+                    scanner.findsText = true
+                    scanner.text = nil
+                    scanner.textIsPrevious = false
+                    // The array is depth 0 (as `skipValue` counts), the item 1.
+                    item = try? scanner.itemObject(depth: 1)
+                    scanner.findsText = false
+                }
+                if case .none = item {
+                    // Anything else, or an item read only in part: checked (or refused) as `scan(elementsOf:)` does.
+                    scanner.index = start
+                    try scanner.skipValue(depth: 1)
+                }
+                each(start..<scanner.index, item)
+                scanner.skipWhitespace()
+                guard scanner.index < bytes.count else { throw Failure() }
+                if bytes[scanner.index] == UInt8(ascii: ",") { scanner.index += 1; continue }
+                guard bytes[scanner.index] == UInt8(ascii: "]") else { throw Failure() }
+                scanner.index += 1
+                break
+            }
+        }
+        scanner.skipWhitespace()
+        guard scanner.index == bytes.count else { throw Failure() }
+        return .array
     }
 
     /// The fields ``item(_:textLike:)`` reads by name (their keys as raw values).
@@ -194,9 +252,9 @@ package struct JSONScanner {
         }
     }
 
-    /// The object ``item(_:textLike:)`` reads, and nothing but white space after it; nil, or a
-    /// failure, for anything else.
-    private mutating func itemObject() throws(Failure) -> ItemFields? {
+    /// The object ``item(_:textLike:)`` reads, at nesting `depth` (0 for a line's item); nil, or a
+    /// failure, for anything else. The index is then past its `}`.
+    private mutating func itemObject(depth: Int) throws(Failure) -> ItemFields? {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return nil }
         index += 1
@@ -249,7 +307,7 @@ package struct JSONScanner {
             } else if let other {
                 // Validated, not made: it is echoed as written.
                 let valueStart = index
-                try skipValue(depth: 1)
+                try skipValue(depth: depth + 1)
                 echoed.add(key: other, keyBytes: UnsafeBufferPointer(rebasing: bytes[keyStart..<end + 1]),
                            valueBytes: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]))
             }
@@ -260,8 +318,7 @@ package struct JSONScanner {
             index += 1
             break
         }
-        skipWhitespace()
-        guard index == bytes.count, let text, let width, let token = self.text else { return nil }
+        guard let text, let width, let token = self.text else { return nil }
         return ItemFields(text: text, textToken: UnsafeBufferPointer(rebasing: bytes[token]), textIsPrevious: textIsPrevious,
                           width: width, size: size, maxLines: maxLines, breaking: breaking, echoed: echoed)
     }

@@ -76,8 +76,13 @@ package struct MeasureEndpoint: Sendable {
 
     /// ``respond(to:)`` when answering is quick: the body is refused (400, 413), or every item that
     /// can be measured has its text prepared and held in memory, so that measuring is layout alone
-    /// (see ``BatchProcessor/writeIfHeld(_:separator:to:)``). Nil otherwise, with nothing measured: the
-    /// reply would need shaping or the height store, work for a measuring thread.
+    /// (see ``BatchProcessor/writeIfHeld(_:separator:to:)``). Nil otherwise, with nothing shaped,
+    /// looked up in the height store or counted as a hit (the items before the first text not held
+    /// may have been laid out, and are dropped): the reply would need a measuring thread.
+    ///
+    /// An array's items are read once, each laid out and written as the body's check reaches it
+    /// (``JSONScanner/scan(itemsOf:each:)``); the reply is the one ``respond(to:)`` gives, refusals
+    /// included, in the same order.
     ///
     /// - Parameter body: the body's bytes.
     /// - Returns: the reply, or nil.
@@ -93,13 +98,44 @@ package struct MeasureEndpoint: Sendable {
     /// - Returns: the reply, or nil.
     /// - Complexity: as ``quickReply(to:)-([UInt8])``.
     package func quickReply(to body: UnsafeBufferPointer<UInt8>) -> Reply? {
-        respond(to: body) { lines, isSingle in
-            // Each item written as it is laid out (``BatchProcessor/writeIfHeld(_:separator:to:)``).
-            var out = Self.replyBuffer(items: lines.count, isSingle: isSingle)
-            guard let counts = processor.writeIfHeld(lines, separator: UInt8(ascii: ","), to: &out) else { return nil }
-            if !isSingle { out.append(UInt8(ascii: "]")) }
-            return Self.reply(out, isSingle: isSingle, measured: counts.measured, failed: counts.failed)
+        // An array is read once: each item is written as the scan reads it, and the output is dropped if
+        // the body turns out to be refused, or a text not held, further on.
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 2)   // an item's output is most often shorter than the item
+        out.append(UInt8(ascii: "["))
+        var counts = BatchProcessor.HeldCounts()
+        var items = 0
+        var allHeld = true
+        var tooLong: Reply?
+        let kind: JSONScanner.TopLevel
+        do {
+            kind = try JSONScanner.scan(itemsOf: body) { range, item in
+                defer { items += 1 }
+                if tooLong == nil { tooLong = textRefusal(item, range, of: body, index: items, isSingle: false) }
+                guard allHeld, tooLong == nil, items < limits.maximumItems else { return }
+                if items > 0 { out.append(UInt8(ascii: ",")) }
+                allHeld = processor.writeIfHeld(item, line: UnsafeBufferPointer(rebasing: body[range]), to: &out,
+                                                counts: &counts)
+            }
+        } catch {
+            return Self.unreadable(body)
         }
+        guard kind == .array else {
+            // One object (or a refusal): checked, then written, as a line.
+            return respond(to: body) { lines, isSingle in
+                var out = Self.replyBuffer(items: lines.count, isSingle: isSingle)
+                guard let counts = processor.writeIfHeld(lines, separator: UInt8(ascii: ","), to: &out) else { return nil }
+                if !isSingle { out.append(UInt8(ascii: "]")) }
+                return Self.reply(out, isSingle: isSingle, measured: counts.measured, failed: counts.failed)
+            }
+        }
+        // The refusals in the order `respond(to:answer:)` checks them, then the texts not held.
+        if items > limits.maximumItems { return Self.tooManyItems(items, limits: limits) }
+        if let tooLong { return tooLong }
+        guard allHeld else { return nil }
+        processor.countHits(of: counts)
+        out.append(UInt8(ascii: "]"))
+        return Self.reply(out, isSingle: false, measured: counts.measured, failed: counts.failed)
     }
 
     /// The reply to `body`, its items' outputs written by `answer` (nil from it: nil) once the body
@@ -112,8 +148,7 @@ package struct MeasureEndpoint: Sendable {
         do {
             (kind, elements) = try JSONScanner.scan(elementsOf: body)
         } catch {
-            let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-            return Self.error(400, isBlank ? "empty body: send a JSON object or an array of them" : "invalid JSON")
+            return Self.unreadable(body)
         }
         let ranges: [Range<Int>]
         let isSingle: Bool
@@ -122,25 +157,46 @@ package struct MeasureEndpoint: Sendable {
         case .array: ranges = elements; isSingle = false
         case .other: return Self.error(400, "the body must be a JSON object or an array of JSON objects")
         }
-        guard ranges.count <= limits.maximumItems else {
-            return Self.error(413, "\(ranges.count) items: at most \(limits.maximumItems) per request")
-        }
-        for (index, range) in ranges.enumerated() where range.count * 3 > limits.maximumTextBytes {
-            // A decoded string is at most 3 times as long as its token (an escape is at least as long as
-            // what it stands for; a byte of invalid UTF-8 becomes U+FFFD, 3 bytes), so only an item
-            // longer than a third of the limit can hold a text over it.
-            let item = try? JSONScanner.parse(UnsafeBufferPointer(rebasing: body[range]))
-            guard case .object(let fields) = item,
-                  let text = fields.first(where: { $0.0 == "text" }), case .string(let string) = text.1 else { continue }
-            let length = string.utf8.count
-            if length > limits.maximumTextBytes {
-                let which = isSingle ? "" : "item \(index): "
-                return Self.error(413, "\(which)\"text\" is \(length) bytes long: at most \(limits.maximumTextBytes)")
-            }
+        guard ranges.count <= limits.maximumItems else { return Self.tooManyItems(ranges.count, limits: limits) }
+        for (index, range) in ranges.enumerated() {
+            if let refusal = textRefusal(nil, range, of: body, index: index, isSingle: isSingle) { return refusal }
         }
 
         // Each item is read again from its bytes, as a batch line, so that its other fields are echoed as sent.
         return answer(ranges.map { UnsafeBufferPointer(rebasing: body[$0]) }, isSingle)
+    }
+
+    /// The 400 for a body that is not JSON.
+    private static func unreadable(_ body: UnsafeBufferPointer<UInt8>) -> Reply {
+        let isBlank = body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return error(400, isBlank ? "empty body: send a JSON object or an array of them" : "invalid JSON")
+    }
+
+    /// The 413 for a body of `count` items, more than `limits` allow.
+    private static func tooManyItems(_ count: Int, limits: ServerLimits) -> Reply {
+        error(413, "\(count) items: at most \(limits.maximumItems) per request")
+    }
+
+    /// The 413 for the item at `range` of `body` (the `index`-th) when its text is longer than the limit,
+    /// else nil. `item`: its fields, if the scanner read them.
+    private func textRefusal(_ item: JSONScanner.ItemFields?, _ range: Range<Int>, of body: UnsafeBufferPointer<UInt8>,
+                             index: Int, isSingle: Bool) -> Reply? {
+        // A decoded string is at most 3 times as long as its token (an escape is at least as long as what
+        // it stands for; a byte of invalid UTF-8 becomes U+FFFD, 3 bytes), so only an item longer than a
+        // third of the limit can hold a text over it.
+        guard range.count * 3 > limits.maximumTextBytes else { return nil }
+        let length: Int
+        if let item {
+            length = item.text.utf8.count
+        } else {
+            let value = try? JSONScanner.parse(UnsafeBufferPointer(rebasing: body[range]))
+            guard case .object(let fields) = value,
+                  let text = fields.first(where: { $0.0 == "text" }), case .string(let string) = text.1 else { return nil }
+            length = string.utf8.count
+        }
+        guard length > limits.maximumTextBytes else { return nil }
+        let which = isSingle ? "" : "item \(index): "
+        return Self.error(413, "\(which)\"text\" is \(length) bytes long: at most \(limits.maximumTextBytes)")
     }
 
     /// An empty reply body for `items` results, with its `[` if it is an array. The body is UTF-8 bytes

@@ -390,4 +390,75 @@ struct JSONScannerTests {
         }
         #expect(checked > 500 && arrays > 200, "\(checked) valid bodies, \(arrays) arrays")
     }
+
+    /// `scan(itemsOf:each:)` reads a body as `scan(elementsOf:)` checks it (same failures, kinds and
+    /// element ranges), and hands each element over as `item(_:textLike:)` reads its bytes alone: usual items (fields in
+    /// any order, other fields echoed, escapes, nesting), items it leaves to the full parse (`spans`, a
+    /// repeated or mistyped field), other values and broken ones.
+    @Test func scanItemsReadsEachElementAsAnItem() throws {
+        var random = SplitMix64(seed: 0x4954_454D_5343_414E)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        let texts = [#""text":"Hello""#, #""text":"h\u00e9llo \"q\" \ud83d\ude00""#, #""text" : "dé\/jà""#]
+        let widths = [#""width":300"#, #""width":-1.5e2"#, #""width": 0"#]
+        let fields = [#""size":17"#, #""maxLines":2"#, #""maxLines":2.5"#, #""breaking":"browser""#, #""id":"a-1""#,
+                      #""id":[1,{"x":null}]"#, #""w\u0069dth":3"#, #""spans":[]"#, #""text":5"#, #""meta":{"a":[[[]]]}"#,
+                      #""lines":1"#, #""width":2"#]
+        let broken = [#""text":"\x""#, #""width":"#, #""ok":tru"#, #""a" 1"#]
+        let others = ["1", "\"s\"", "[]", "{}", "null", "[{\"text\":\"a\",\"width\":1}]", "{", "]"]
+        var compared = 0, items = 0, failures = 0
+        for _ in 0..<4_000 {
+            let elements = (0..<Int(random.next() % 5)).map { _ in
+                if random.next() % 8 == 0 { return pick(others) }
+                var object = [pick(texts), pick(widths)]
+                for _ in 0..<Int(random.next() % 3) {
+                    let field = random.next() % 12 == 0 ? pick(broken) : pick(fields)
+                    object.insert(field, at: Int(random.next() % UInt64(object.count + 1)))
+                }
+                if random.next() % 2 == 0 { object.swapAt(0, 1) }
+                return "{" + object.joined(separator: pick([",", " , ", ",\n"])) + "}"
+            }
+            var body = "[" + elements.joined(separator: pick([",", ", ", "\n,"])) + "]"
+            if random.next() % 8 == 0 { body = pick(["", " ", "{}", "\"x\""]) + body + pick(["", " ", "]", ","]) }
+            let bytes = Array(body.utf8)
+            try bytes.withUnsafeBufferPointer { buffer in
+                let reference = try? JSONScanner.scan(elementsOf: buffer)
+                var elements: [(range: Range<Int>, item: JSONScanner.ItemFields?)] = []
+                let kind = try? JSONScanner.scan(itemsOf: buffer) { elements.append(($0, $1)) }
+                #expect((reference == nil) == (kind == nil), "\(body)")
+                guard let reference, let kind else { failures += 1; return }
+                #expect(kind == reference.kind, "\(body)")
+                #expect(elements.map(\.range) == reference.elements, "\(body)")
+                for element in elements {
+                    let alone = JSONScanner.item(UnsafeBufferPointer(rebasing: buffer[element.range]), textLike: nil)
+                    #expect((element.item == nil) == (alone == nil), "\(body): \(element.range)")
+                    guard let item = element.item, let alone else { continue }
+                    items += 1
+                    #expect(item.text == alone.text && item.width == alone.width && item.size == alone.size
+                            && item.maxLines == alone.maxLines && item.breaking == alone.breaking
+                            && !item.textIsPrevious && item.echoed.bytes == alone.echoed.bytes
+                            && item.echoed.count == alone.echoed.count, "\(body): \(element.range)")
+                    #expect(Array(item.textToken) == Array(alone.textToken), "\(body): \(element.range)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 1_000 && items > 500 && failures > 200, "\(compared) bodies, \(items) items, \(failures) refused")
+    }
+
+    /// The nesting limit counts the array an item is in: a value nested as deep as `parse` refuses in a
+    /// body is refused there too, however the item around it is read.
+    @Test func scanItemsKeepsTheNestingLimit() {
+        var accepted: Set<Bool> = []
+        for depth in JSONScanner.maximumDepth - 4...JSONScanner.maximumDepth {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let body = Array(#"[{"text":"a","width":1,"deep":\#(nested)}]"#.utf8)
+            body.withUnsafeBufferPointer { buffer in
+                let reference = try? JSONScanner.scan(elementsOf: buffer)
+                let scanned = try? JSONScanner.scan(itemsOf: buffer) { _, _ in }
+                #expect((reference == nil) == (scanned == nil), "depth \(depth)")
+                accepted.insert(reference != nil)
+            }
+        }
+        #expect(accepted == [true, false])
+    }
 }

@@ -187,6 +187,38 @@ struct MeasureServerTests {
         #expect(endpoint.quickReply(to: Array("{nope".utf8))?.status == 400)
     }
 
+    /// The quick reply reads an array's items as it checks the body; what it answers is still what the
+    /// measuring threads answer, refusals in the same order: not JSON (even after items it wrote), then
+    /// too many items, then the first text over the limit (even after a text not held), and only then
+    /// a text not held.
+    @Test func quickRepliesRefuseAsTheMeasuredOnes() throws {
+        let endpoint = MeasureEndpoint(processor: Self.processor(),
+                                       limits: ServerLimits(maximumItems: 3, maximumTextBytes: 24))
+        let held = #"{"text":"Hello","width":50}"#, other = #"{"text":"Hello","width":50,"spans":[{"length":5}]}"#
+        let new = #"{"text":"not held yet","width":50}"#, long = #"{"text":"a text of more than 24 bytes","width":50}"#
+        _ = endpoint.respond(to: Array("[\(held),\(other)]".utf8))
+        let cases: [(body: String, status: Int?)] = [
+            ("[\(held),\(other),\(held)]", 200),
+            ("[\(held),\(other),\(held),\(held)]", 413),   // four items
+            ("[\(held),\(new),\(held),\(held)]", 413),     // four items, one not held
+            ("[\(held),\(new),\(long)]", 413),              // a long text after one not held
+            ("[\(long),\(held),\(held),\(held)]", 413),    // too many items and a long text: the count
+            ("[\(held),\(held),\(new)]", nil),              // not held: measured elsewhere
+            ("[\(held),\(held)", 400), ("[\(held),\(new),]", 400), ("[\(held)] x", 400),
+            ("[\(held),[1,{\"a\":2}],7]", 200), ("[]", 200), (" [ ] ", 200), (held, 200), (long, 413), ("7", 400),
+        ]
+        for (body, status) in cases {
+            let bytes = Array(body.utf8)
+            let quick = endpoint.quickReply(to: bytes)
+            #expect(quick?.status == status, "\(body)")
+            if quick != nil { #expect(quick == endpoint.respond(to: bytes), "\(body)") }
+        }
+        let count = endpoint.quickReply(to: Array("[\(long),\(held),\(held),\(held)]".utf8))
+        #expect(count?.body == #"{"error":"4 items: at most 3 per request"}"#)
+        let length = endpoint.quickReply(to: Array("[\(held),\(new),\(long)]".utf8))
+        #expect(length?.body.hasPrefix(#"{"error":"item 2: \"text\" is 28 bytes long"#) == true)
+    }
+
     /// The pipeline's quick answers are the route's, byte for byte but the date: each body goes to
     /// `/v1/measure?route`, which the quick handler leaves to the router, then to `/v1/measure`, which it
     /// answers itself once the texts are held (or hands on when they are not, the first time).
