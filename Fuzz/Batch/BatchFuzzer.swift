@@ -17,13 +17,13 @@ import TextMeasureBatch
 ///   integer, 0 or more), `"height"` (a finite number, 0 or more) and `"truncated"` (a boolean);
 /// - it is the line the processor gives for that input line alone, so the output is in input order,
 ///   and the line it gives for all the lines at once as the items of one request (`serve`'s path),
-///   measured or, once their texts are held, laid out alone (`serve`'s quick path);
+///   measured or, once their texts are held, laid out alone (`serve`'s quick path) (whether the
+///   prepared-text cache changes results is for `TextMeasureBatchTests`: checking it here, with a
+///   second, empty cache, took a third of each execution);
 /// - the lines joined as one request body's array and read as `serve`'s quick path reads it
 ///   (``JSONScanner/scan(itemsOf:each:)``, each element written as it is handed over) fail exactly
 ///   when the body's check does, give its elements, and give each element held the output of its
-///   bytes processed as a line;
-///   (whether the prepared-text cache changes results is for `TextMeasureBatchTests`: checking it here,
-///   with a second, empty cache, took a third of each execution).
+///   bytes processed as a line.
 enum BatchFuzzer {
     /// The processor, with the bundled fonts loaded once per process and its cache kept across inputs
     /// (as the command keeps it across chunks).

@@ -45,6 +45,13 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
         case refuse(status: HTTPResponseStatus, message: String, path: String)
     }
 
+    /// Sent toward the socket (an outbound user event) when the handler stops reading the connection's
+    /// requests: at a refusal, and once the request after which the connection closes is read. The
+    /// handlers before it, which see every request first, then count no more of them: none will be
+    /// answered (``IdleConnectionHandler``), and none may be answered elsewhere after the one that
+    /// ends the connection (``QuickMeasureHandler``).
+    struct StopsReading: Sendable {}
+
     private let metrics: ServerMetrics?
     /// The replies owed, oldest first: one per request head read and not yet answered.
     private var replies: [Reply] = []
@@ -91,7 +98,7 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .head(let head):
             let path = MeasureServer.metricsLabel(forPath: String(head.uri.prefix { $0 != "?" }))
             if let (status, message) = Self.refusal(of: head) {
-                discardsInput = true
+                stopReading(context: context)
                 replies.append(.refuse(status: status, message: message, path: path))
                 if replies.count == 1 { refuse(context: context) }
                 return
@@ -102,7 +109,7 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .body:
             break
         case .end:
-            if readingLastRequest { discardsInput = true }
+            if readingLastRequest { stopReading(context: context) }
         }
         context.fireChannelRead(data)
     }
@@ -146,9 +153,15 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
             context.fireErrorCaught(error)
             return
         }
-        discardsInput = true
+        stopReading(context: context)
         replies.append(.refuse(status: .badRequest, message: "not an HTTP/1 request: \(error)", path: "other"))
         refuse(context: context)
+    }
+
+    /// Reads nothing more from the connection, and says so to the handlers before this one.
+    private func stopReading(context: ChannelHandlerContext) {
+        discardsInput = true
+        context.triggerUserOutboundEvent(StopsReading(), promise: nil)
     }
 
     /// Writes the refusal at the head of ``replies``, then closes the connection.

@@ -17,8 +17,9 @@ import NIOHTTP1
 /// It sits right after NIO's decoder, before ``QuickMeasureHandler``, ``HTTP1ConformanceHandler`` and
 /// Hummingbird's conversion to HTTP types (see ``MeasureHTTP1Channel``), in place of Hummingbird's
 /// handler. A request the conformance handler refuses is answered by it, so its response's end comes
-/// by; the requests it leaves unread after a refusal, or after a response that closes the
-/// connection, stay in flight here, on a connection that closes anyway.
+/// by; the requests it leaves unread after a refusal, or after the request after which the connection
+/// closes, are not counted here (``HTTP1ConformanceHandler/StopsReading``): they will not be answered,
+/// and a connection whose client stops reading before that close would otherwise never be idle.
 ///
 /// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
 final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -33,6 +34,8 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private(set) var requestsInFlight = 0
     /// Whether a request head was read and its end not yet.
     private var isReadingRequest = false
+    /// Whether the requests read are counted: until the conformance handler stops reading them.
+    private var countsRequests = true
     /// When the connection last did something that counts against the timeout.
     private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var isActive = false
@@ -66,6 +69,10 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActive = context.eventLoop.now
+        guard countsRequests else {
+            context.fireChannelRead(data)
+            return
+        }
         switch unwrapInboundIn(data) {
         case .head:
             isReadingRequest = true
@@ -102,6 +109,17 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             scheduleIdleCheck(at: lastActive + idleTimeout, context: context)
         }
         context.write(data, promise: promise)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is HTTP1ConformanceHandler.StopsReading else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        // A refused request counts as read whole: its refusal is its answer.
+        countsRequests = false
+        isReadingRequest = false
+        promise?.succeed()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -101,7 +101,7 @@ package struct MeasureEndpoint: Sendable {
         // An array is read once: each item is written as the scan reads it, and the output is dropped if
         // the body turns out to be refused, or a text not held, further on.
         var out: [UInt8] = []
-        out.reserveCapacity(body.count + 2)   // an item's output is most often shorter than the item
+        out.reserveCapacity(body.count + 2)   // one allocation unless the outputs outgrow the items
         out.append(UInt8(ascii: "["))
         var counts = BatchProcessor.HeldCounts()
         var items = 0

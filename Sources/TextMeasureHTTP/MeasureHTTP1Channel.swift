@@ -13,7 +13,7 @@ import NIOHTTP1
 /// handler is taken out: after the conversion, it would not see the requests the quick handler
 /// answers, and would close a connection busy with them as idle; the idle handler keeps its rules
 /// ahead of the quick handler instead. The quick handler comes before the conformance handler so that
-/// the requests it answers pass two handlers fewer each way; it takes only requests that handler
+/// the requests it answers pass one handler fewer each way; it takes only requests that handler
 /// would let through unchanged. The handlers are added once Hummingbird has set the pipeline up,
 /// before the connection is read.
 ///

@@ -23,8 +23,9 @@ import Glibc
 /// which so sees every request and response, and before ``HTTP1ConformanceHandler`` and Hummingbird's
 /// conversion to HTTP types, which the requests answered here skip both ways (see
 /// ``MeasureHTTP1Channel``): a request taken is one the conformance handler would let through
-/// unchanged, and one it would refuse, or after which the connection closes, is handed on together
-/// with every request after it, which that handler then answers or leaves unread.
+/// unchanged, and once that handler stops reading the connection's requests (a refusal, the request
+/// after which the connection closes: ``HTTP1ConformanceHandler/StopsReading``), or the decoder
+/// fails, every request after is handed on, for it to leave unread.
 ///
 /// Thread safety: not `Sendable`; a handler belongs to one channel and runs on its event loop.
 final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -49,8 +50,8 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = Reading.nothing
     /// Requests handed on whose response has not been written whole.
     private var awaitedFromRouter = 0
-    /// Whether every request from now on is handed on: one handed on ends the connection (refused, or
-    /// not kept alive) or the decoder failed, and no answer may follow that one's.
+    /// Whether every request from now on is handed on: the conformance handler stopped reading (a
+    /// request handed on ends the connection) or the decoder failed, and no answer may follow.
     private var handsOnAll = false
     /// The `Date` value of the second ``dateSecond``.
     private var date = ""
@@ -79,17 +80,11 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return length <= endpoint.limits.maximumBodyBytes
     }
 
-    /// Whether no request may be answered here after one with this head, handed on: the conformance
-    /// handler refuses it, or closes the connection after its response, and does not read on.
-    static func endsConnection(_ head: HTTPRequestHead) -> Bool {
-        !head.isKeepAlive || HTTP1ConformanceHandler.refusal(of: head) != nil
-    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), reading) {
         case (.head(let head), _):
             guard takes(head) else {
-                if Self.endsConnection(head) { handsOnAll = true }
                 reading = .handedOn
                 awaitedFromRouter += 1
                 context.fireChannelRead(data)
@@ -177,6 +172,11 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         handsOnAll = true
         handOnUnfinished(context: context)
         context.fireErrorCaught(error)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        if event is HTTP1ConformanceHandler.StopsReading { handsOnAll = true }
+        context.triggerUserOutboundEvent(event, promise: promise)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -117,6 +117,27 @@ struct IdleConnectionHandlerTests {
         _ = try? channel.finish()
     }
 
+    /// The requests the conformance handler leaves unread after a refusal are not in flight: none will be
+    /// answered, and counting them would keep the connection from ever being idle, or closing at
+    /// shutdown, should the refusal's write not complete (a client that stopped reading).
+    @Test func requestsLeftUnreadAreNotInFlight() throws {
+        let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10))
+        let idle = try channel.pipeline.syncOperations.handler(type: IdleConnectionHandler.self)
+        // A request the router holds, one refused behind it (two Host lines), and one after that.
+        try channel.writeInbound(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                                            + "GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"
+                                            + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(try QuickMeasureHandlerTests.headsHandedOn(channel) == ["/healthz"])
+        #expect(idle.requestsInFlight == 2)
+        try Self.respond(channel)   // the router's answer, then the refusal that waited for it
+        let written = try QuickMeasureHandlerTests.written(channel)
+        #expect(written.hasPrefix("HTTP/1.1 200 OK\r\n") && written.contains("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(idle.requestsInFlight == 0)
+        _ = try? channel.finish()
+    }
+
     /// A connection kept busy by quick answers alone is not idle.
     @Test func quickAnswersAreActivity() throws {
         let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())

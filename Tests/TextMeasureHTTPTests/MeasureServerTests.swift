@@ -209,8 +209,12 @@ struct MeasureServerTests {
         ]
         for (body, status) in cases {
             let bytes = Array(body.utf8)
+            let hits = endpoint.processor.texts.statistics.hits
             let quick = endpoint.quickReply(to: bytes)
             #expect(quick?.status == status, "\(body)")
+            // Hits counted for a reply measured here only, one per text found.
+            let measured = quick.map { $0.status == 200 ? $0.measured : 0 } ?? 0
+            #expect(endpoint.processor.texts.statistics.hits == hits + measured, "\(body)")
             if quick != nil { #expect(quick == endpoint.respond(to: bytes), "\(body)") }
         }
         let count = endpoint.quickReply(to: Array("[\(long),\(held),\(held),\(held)]".utf8))

@@ -124,6 +124,29 @@ struct QuickMeasureHandlerTests {
         _ = try channel.finish()
     }
 
+    /// Once the conformance handler stops reading (it refused a request handed on, or one closes the
+    /// connection), or the decoder fails, nothing is answered here any more: no answer may follow the
+    /// one that ends the connection.
+    @Test func handsOnEverythingOnceTheConnectionEnds() throws {
+        _ = endpoint.respond(to: Array(held.utf8))
+        struct Broken: Error {}
+        for ending in ["stops reading", "decoder error"] {
+            let (channel, _) = try channel()
+            try Self.send(held, to: channel)
+            #expect(try Self.response(channel) != nil, "\(ending)")
+            if ending == "stops reading" {
+                channel.pipeline.triggerUserOutboundEvent(HTTP1ConformanceHandler.StopsReading(), promise: nil)
+            } else {
+                channel.pipeline.fireErrorCaught(Broken())
+                #expect(throws: Broken.self) { try channel.throwIfErrorCaught() }
+            }
+            try Self.send(held, to: channel)
+            #expect(try Self.handedOn(channel).count == 4, "\(ending)")
+            #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil, "\(ending)")
+            _ = try? channel.finish()
+        }
+    }
+
     /// A request cut short is handed on as read, so that the router's reader sees the close.
     @Test func handsOnARequestCutShort() throws {
         let (channel, metrics) = try channel()
