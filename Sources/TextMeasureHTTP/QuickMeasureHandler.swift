@@ -80,7 +80,6 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return length <= endpoint.limits.maximumBodyBytes
     }
 
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), reading) {
         case (.head(let head), _):
