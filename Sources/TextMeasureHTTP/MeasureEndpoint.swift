@@ -121,11 +121,10 @@ package struct MeasureEndpoint: Sendable {
             return Self.unreadable(body)
         }
         guard kind == .array else {
-            // One object (or a refusal): checked, then written, as a line.
+            // One object (anything else is refused): checked as the route checks it, then written as a line.
             return respond(to: body) { lines, isSingle in
-                var out = Self.replyBuffer(items: lines.count, isSingle: isSingle)
+                var out: [UInt8] = []
                 guard let counts = processor.writeIfHeld(lines, separator: UInt8(ascii: ","), to: &out) else { return nil }
-                if !isSingle { out.append(UInt8(ascii: "]")) }
                 return Self.reply(out, isSingle: isSingle, measured: counts.measured, failed: counts.failed)
             }
         }

@@ -75,7 +75,7 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let lengths = head.headers["content-length"]
         guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
               !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect"),
-              head.headers["host"].count == 1
+              HTTP1ConformanceHandler.refusal(of: head) == nil   // its Host rule, said once
         else { return false }
         return length <= endpoint.limits.maximumBodyBytes
     }
