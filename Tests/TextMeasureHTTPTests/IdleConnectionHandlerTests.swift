@@ -21,17 +21,22 @@ struct IdleConnectionHandlerTests {
     static let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/measure",
                                                                  headers: ["Host": "x", "Content-Length": "2"]))
 
+    /// Checks that the connection is closed as idle 10 seconds from now, not before.
+    static func expectClosedAfterTheTimeout(_ channel: EmbeddedChannel,
+                                            sourceLocation: SourceLocation = #_sourceLocation) {
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(channel.isActive, sourceLocation: sourceLocation)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive, sourceLocation: sourceLocation)
+    }
+
     static func respond(_ channel: EmbeddedChannel) throws {
         try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
         try channel.writeOutbound(HTTPServerResponsePart.end(nil))
     }
 
     @Test func closesAnIdleConnection() throws {
-        let channel = try channel()
-        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
-        #expect(channel.isActive)
-        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
-        #expect(!channel.isActive)
+        Self.expectClosedAfterTheTimeout(try channel())
     }
 
     /// Each part of a request read counts as activity; a head whose body stops coming does not keep the
@@ -42,10 +47,7 @@ struct IdleConnectionHandlerTests {
         try channel.writeInbound(Self.head)
         channel.embeddedEventLoop.advanceTime(by: .seconds(9))
         try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "{")))
-        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
-        #expect(channel.isActive)
-        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
-        #expect(!channel.isActive)
+        Self.expectClosedAfterTheTimeout(channel)
         _ = try? channel.finish()
     }
 
@@ -59,10 +61,7 @@ struct IdleConnectionHandlerTests {
         channel.embeddedEventLoop.advanceTime(by: .seconds(100))
         #expect(channel.isActive)
         try Self.respond(channel)
-        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
-        #expect(channel.isActive)
-        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
-        #expect(!channel.isActive)
+        Self.expectClosedAfterTheTimeout(channel)
         _ = try? channel.finish()
     }
 
