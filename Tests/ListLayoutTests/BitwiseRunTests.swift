@@ -50,6 +50,10 @@ struct PaddedPost: Identifiable, Hashable, Sendable {
     /// differ in their bytes only.
     func padded(_ snapshot: PostSnapshot, fill: UInt8) throws -> ListSnapshot<String, PaddedPost> {
         try ListSnapshot(sections: snapshot.sections.map { section in
+            // An empty section stays the shared empty array: asked for zero capacity, the initializer
+            // writes its count into that shared storage, a race ThreadSanitizer reports (as `exactCopy`
+            // in the preparer avoids).
+            guard !section.items.isEmpty else { return ListSection(id: section.id, items: []) }
             let items = [PaddedPost](unsafeUninitializedCapacity: section.items.count) { buffer, count in
                 UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: fill)
                 for (i, post) in section.items.enumerated() { (buffer.baseAddress! + i).initialize(to: PaddedPost(post)) }
