@@ -85,6 +85,14 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         context.fireChannelRead(data)
     }
 
+    /// Counts a request read and answered before NIO's decoder, by ``WireMeasureHandler``, as activity:
+    /// such requests never reach this handler, and a connection busy with them is not idle.
+    ///
+    /// - Parameter now: The event loop's time of the answer.
+    func noteAnswer(at now: NIODeadline) {
+        lastActive = now
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .end = unwrapOutboundIn(data), requestsInFlight > 0 else {
             context.write(data, promise: promise)

@@ -3,11 +3,12 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Hummingbird's HTTP/1 connection with an ``IdleConnectionHandler`` and a ``QuickMeasureHandler``
-/// between NIO's HTTP/1 codec and Hummingbird's conversion to HTTP types: the pipeline
-/// ``MeasureServer`` serves with.
+/// Hummingbird's HTTP/1 connection with a ``WireMeasureHandler`` before NIO's HTTP/1 codec, and an
+/// ``IdleConnectionHandler`` and a ``QuickMeasureHandler`` between the codec and Hummingbird's
+/// conversion to HTTP types: the pipeline ``MeasureServer`` serves with.
 ///
-/// The pipeline, from the socket: NIO's response encoder and request decoder,
+/// The pipeline, from the socket: the wire handler (strictly written measure requests whose texts
+/// are held, answered from their bytes), NIO's response encoder and request decoder,
 /// ``IdleConnectionHandler``, ``QuickMeasureHandler``, ``HTTP1ConformanceHandler``, the conversion to
 /// HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
 /// handler is taken out: after the conversion, it would not see the requests the quick handler
@@ -37,19 +38,27 @@ struct MeasureHTTP1Channel: ServerChildChannel {
     }
 
     /// Adds an idle handler and `quick` right after NIO's request decoder, ahead of whatever follows it
-    /// (the conformance handler, in the server).
+    /// (the conformance handler, in the server), and a ``WireMeasureHandler`` first, before NIO's
+    /// response encoder and request decoder.
     ///
     /// - Parameters:
     ///   - pipeline: A pipeline with NIO's HTTP/1 server codec.
     ///   - idleTimeout: The idle handler's timeout.
     ///   - quick: The connection's quick handler.
-    /// - Throws: `ChannelPipelineError` when the pipeline has no HTTP/1 request decoder.
+    ///   - answersOnTheWire: Whether to add the wire handler (tests compare the answers without it).
+    /// - Throws: `ChannelPipelineError` when the pipeline has no HTTP/1 request decoder or response encoder.
     static func addHandlers(to pipeline: ChannelPipeline.SynchronousOperations, idleTimeout: TimeAmount?,
-                            quick: QuickMeasureHandler) throws {
+                            quick: QuickMeasureHandler, answersOnTheWire: Bool = true) throws {
         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let encoder = try pipeline.handler(type: HTTPResponseEncoder.self)
         let idle = IdleConnectionHandler(idleTimeout: idleTimeout)
         try pipeline.addHandler(idle, position: .after(decoder))
         try pipeline.addHandler(quick, position: .after(idle))
+        guard answersOnTheWire else { return }
+        // Its answers are bytes: it goes where they need no encoder, and before the decoder.
+        try pipeline.addHandler(
+            WireMeasureHandler(quick: quick, idle: idle, maximumBodyBytes: quick.endpoint.limits.maximumBodyBytes),
+            position: .before(encoder))
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -28,9 +28,10 @@ import TextMeasureBatch
 /// Shaping never runs on an event loop or a cooperative-pool thread: a measure request whose items'
 /// texts are all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered in the connection's
 /// pipeline, layout alone, by a ``QuickMeasureHandler``, with the bytes, headers and metrics the route
-/// would give; any other goes through the router, and is measured on a Dispatch worker while the
-/// handler awaits the result. A slow client (a body trickling in) only holds its own connection; a
-/// malformed one gets its 4xx without any measuring.
+/// would give (by a ``WireMeasureHandler`` from the bytes read, before HTTP parsing, when the request
+/// is written plainly and arrives whole); any other goes through the router, and is measured on a
+/// Dispatch worker while the handler awaits the result. A slow client (a body trickling in) only holds
+/// its own connection; a malformed one gets its 4xx without any measuring.
 ///
 /// ```swift
 /// let server = MeasureServer(processor: BatchProcessor(measurer: try TextMeasurer(), style: TextStyle(size: 17),

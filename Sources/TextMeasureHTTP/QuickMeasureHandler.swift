@@ -19,6 +19,10 @@ import Glibc
 /// connection closes or fails before the end, what was read is handed on, so that the router's
 /// reader sees what it would have seen.
 ///
+/// A ``WireMeasureHandler`` before NIO's decoder answers most such requests first, from their bytes,
+/// with this handler's ``wireResponse(to:allocator:)``, when ``answersMayGoAhead``; what it leaves
+/// (a request whose body comes in several reads, one written outside its strict subset) comes here.
+///
 /// It works on NIO's HTTP/1 parts, after ``IdleConnectionHandler`` (idle timeout, graceful shutdown),
 /// which so sees every request and response, and before ``HTTP1ConformanceHandler`` and Hummingbird's
 /// conversion to HTTP types, which the requests answered here skip both ways (see
@@ -44,7 +48,8 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case handedOn
     }
 
-    private let endpoint: MeasureEndpoint
+    /// The endpoint answering.
+    let endpoint: MeasureEndpoint
     private let metrics: ServerMetrics
     private let serverName: String?
     private var reading = Reading.nothing
@@ -52,7 +57,10 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var awaitedFromRouter = 0
     /// Whether every request from now on is handed on: the conformance handler stopped reading (a
     /// request handed on ends the connection) or the decoder failed, and no answer may follow.
-    private var handsOnAll = false
+    private(set) var handsOnAll = false
+    /// Whether the next request is handed on without asking the endpoint: ``WireMeasureHandler`` asked
+    /// it already, and its texts are not all held.
+    private var handsOnNext = false
     /// The `Date` value of the second ``dateSecond``.
     private var date = ""
     private var dateSecond: time_t = -1
@@ -69,6 +77,12 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Whether a request with this head is one to take (see the type's discussion).
     func takes(_ head: HTTPRequestHead) -> Bool {
+        guard !handsOnNext else {
+            // The wire handler hands on the request it asked about next, before anything else.
+            assert(head.method == .POST && head.uri == Self.path, "the wire handler's request comes next")
+            handsOnNext = false
+            return false
+        }
         guard !handsOnAll, awaitedFromRouter == 0, head.method == .POST, head.uri == Self.path,
               head.version == .http1_1, head.isKeepAlive else { return false }
         // NIO's look-ups ignore the case of header names, as HTTP1ConformanceHandler's do.
@@ -109,6 +123,57 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case (.body, _):
             context.fireChannelRead(data)
         }
+    }
+
+    /// Whether a request may be answered now ahead of this handler, by ``WireMeasureHandler``, before
+    /// NIO's decoder: no request is being read here or awaited from the router (the answer would
+    /// overtake theirs), and the connection has not stopped reading requests (a refusal, the request
+    /// that ends it, a decoder error).
+    var answersMayGoAhead: Bool {
+        guard !handsOnAll, awaitedFromRouter == 0, case .nothing = reading else { return false }
+        return true
+    }
+
+    /// The response to a measure request whose body is `body`, whole on the wire (status line, header
+    /// lines, body), with the bytes this handler and the route write, and its metrics counted; for
+    /// ``WireMeasureHandler``, when ``answersMayGoAhead``. Nil when the texts are not all held: the
+    /// request, handed on, then comes here and goes on to the router without this handler asking the
+    /// endpoint again.
+    ///
+    /// - Parameters:
+    ///   - body: The request's body.
+    ///   - allocator: The channel's allocator.
+    /// - Returns: The response's bytes, or nil.
+    /// - Complexity: ``MeasureEndpoint/quickReply(to:)-(UnsafeBufferPointer<UInt8>)``'s.
+    func wireResponse(to body: UnsafeRawBufferPointer, allocator: ByteBufferAllocator) -> ByteBuffer? {
+        let start = ContinuousClock.now
+        metrics.requestStarted()
+        guard let reply = body.withMemoryRebound(to: UInt8.self, { endpoint.quickReply(to: $0) }) else {
+            metrics.requestFinished()   // the router counts it from here
+            handsOnNext = true
+            return nil
+        }
+        metrics.recordItems(measured: reply.measured, failed: reply.failed)
+        let status = HTTPResponseStatus(statusCode: reply.status)
+        var buffer = allocator.buffer(capacity: reply.bytes.count + 160)
+        // What NIO's encoder writes for the head ``answer(_:body:start:context:)`` writes.
+        buffer.writeStaticString("HTTP/1.1 ")
+        buffer.writeString(String(status.code))
+        buffer.writeStaticString(" ")
+        buffer.writeString(status.reasonPhrase)
+        buffer.writeStaticString("\r\nContent-Type: application/json\r\nContent-Length: ")
+        buffer.writeString(String(reply.bytes.count))
+        buffer.writeStaticString("\r\nDate: ")
+        buffer.writeString(currentDate())
+        if let serverName {
+            buffer.writeStaticString("\r\nServer: ")
+            buffer.writeString(serverName)
+        }
+        buffer.writeStaticString("\r\n\r\n")
+        buffer.writeBytes(reply.bytes)
+        metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
+        metrics.requestFinished()
+        return buffer
     }
 
     /// Answers a taken request read whole, or hands it on.

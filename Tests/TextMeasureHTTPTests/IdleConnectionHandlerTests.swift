@@ -93,12 +93,14 @@ struct IdleConnectionHandlerTests {
 
     /// Graceful shutdown while the quick handler reads a request (the whole pipeline, bytes in and out):
     /// the request is answered, then the connection closed.
-    @Test func shutdownWaitsForAQuickAnswer() throws {
+    /// (With the wire handler too: a request whose body is still coming goes on to the decoder.)
+    @Test(arguments: [true, false]) func shutdownWaitsForAQuickAnswer(answersOnTheWire: Bool) throws {
         let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
         let body = #"[{"text":"Hello","width":50}]"#
         _ = endpoint.respond(to: Array(body.utf8))   // held
         let metrics = ServerMetrics(processor: endpoint.processor)
-        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10))
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10),
+                                                        answersOnTheWire: answersOnTheWire)
         let request = QuickMeasureHandlerTests.request(body)
         try channel.writeInbound(ByteBuffer(string: String(request.dropLast(10))))
         #expect(metrics.activity.requestsInFlight == 1)
@@ -119,10 +121,11 @@ struct IdleConnectionHandlerTests {
     /// The requests the conformance handler leaves unread after a refusal are not in flight: none will be
     /// answered, and counting them would keep the connection from ever being idle, or closing at
     /// shutdown, should the refusal's write not complete (a client that stopped reading).
-    @Test func requestsLeftUnreadAreNotInFlight() throws {
+    @Test(arguments: [true, false]) func requestsLeftUnreadAreNotInFlight(answersOnTheWire: Bool) throws {
         let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
         let metrics = ServerMetrics(processor: endpoint.processor)
-        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10))
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10),
+                                                        answersOnTheWire: answersOnTheWire)
         let idle = try channel.pipeline.syncOperations.handler(type: IdleConnectionHandler.self)
         // A request the router holds, one refused behind it (two Host lines), and one after that.
         try channel.writeInbound(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -138,12 +141,13 @@ struct IdleConnectionHandlerTests {
     }
 
     /// A connection kept busy by quick answers alone is not idle.
-    @Test func quickAnswersAreActivity() throws {
+    @Test(arguments: [true, false]) func quickAnswersAreActivity(answersOnTheWire: Bool) throws {
         let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
         let body = #"{"text":"Hello","width":50}"#
         _ = endpoint.respond(to: Array(body.utf8))
         let metrics = ServerMetrics(processor: endpoint.processor)
-        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10))
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10),
+                                                        answersOnTheWire: answersOnTheWire)
         for _ in 0..<5 {
             channel.embeddedEventLoop.advanceTime(by: .seconds(6))
             try channel.writeInbound(ByteBuffer(string: QuickMeasureHandlerTests.request(body)))
@@ -151,6 +155,24 @@ struct IdleConnectionHandlerTests {
         }
         #expect(channel.isActive)
         channel.embeddedEventLoop.advanceTime(by: .seconds(11))
+        #expect(!channel.isActive)
+        _ = try? channel.finish()
+    }
+
+    /// The bytes of a head not yet whole are not activity, in the decoder or kept by the wire handler: a
+    /// client sending its head a few bytes at a time is closed 10 seconds after its last request part.
+    @Test(arguments: [true, false]) func aHeadTricklingInIsNotActivity(answersOnTheWire: Bool) throws {
+        let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits())
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: metrics, idleTimeout: .seconds(10),
+                                                        answersOnTheWire: answersOnTheWire)
+        let head = Array(QuickMeasureHandlerTests.request("[]").utf8.dropLast(8))
+        for start in stride(from: 0, to: 12, by: 4) {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(3))
+            try channel.writeInbound(ByteBuffer(bytes: head[start..<(start + 4)]))
+        }
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))   // 10 s since the connection opened
         #expect(!channel.isActive)
         _ = try? channel.finish()
     }

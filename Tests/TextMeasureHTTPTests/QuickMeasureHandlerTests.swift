@@ -162,11 +162,11 @@ struct QuickMeasureHandlerTests {
         _ = try? channel.finish()
     }
 
-    /// NIO's HTTP/1 codec, the conformance, idle and quick handlers, in the order ``MeasureHTTP1Channel``
-    /// sets them up; the test plays the router, reading requests handed on at the tail and writing
-    /// their responses.
-    static func wire(endpoint: MeasureEndpoint, metrics: ServerMetrics,
-                     idleTimeout: TimeAmount? = nil) throws -> EmbeddedChannel {
+    /// NIO's HTTP/1 codec, the conformance, idle, quick and (unless `answersOnTheWire` is false) wire
+    /// handlers, in the order ``MeasureHTTP1Channel`` sets them up; the test plays the router, reading
+    /// requests handed on at the tail and writing their responses.
+    static func wire(endpoint: MeasureEndpoint, metrics: ServerMetrics, idleTimeout: TimeAmount? = nil,
+                     answersOnTheWire: Bool = true) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         let pipeline = channel.pipeline.syncOperations
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
@@ -175,7 +175,8 @@ struct QuickMeasureHandlerTests {
         try pipeline.addHandler(HTTP1ConformanceHandler(metrics: metrics), position: .after(decoder))
         try MeasureHTTP1Channel.addHandlers(
             to: pipeline, idleTimeout: idleTimeout,
-            quick: QuickMeasureHandler(endpoint: endpoint, metrics: metrics, serverName: "textmeasure"))
+            quick: QuickMeasureHandler(endpoint: endpoint, metrics: metrics, serverName: "textmeasure"),
+            answersOnTheWire: answersOnTheWire)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
         return channel
     }
@@ -208,10 +209,10 @@ struct QuickMeasureHandlerTests {
     /// router is ``MeasureServerTests/quickAnswersAreTheRoutesByteForByte()``). A request that is not
     /// HTTP/1.1 kept alive goes to the router, and gets `Connection` as it asked from the conformance
     /// handler; the quick handler answers again once the router has.
-    @Test func answersOnTheWireWithTheConnectionAsked() throws {
+    @Test(arguments: [true, false]) func answersOnTheWireWithTheConnectionAsked(answersOnTheWire: Bool) throws {
         let expected = endpoint.respond(to: Array(held.utf8))
         let metrics = ServerMetrics(processor: endpoint.processor)
-        let channel = try Self.wire(endpoint: endpoint, metrics: metrics)
+        let channel = try Self.wire(endpoint: endpoint, metrics: metrics, answersOnTheWire: answersOnTheWire)
         try channel.writeInbound(ByteBuffer(string: Self.request(held)))
         let reply = try Self.written(channel)
         #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(expected.bytes.count)\r\nDate: "))
@@ -248,10 +249,10 @@ struct QuickMeasureHandlerTests {
 
     /// Requests pipelined behind one the router holds go to the router too, and the answers keep the
     /// requests' order; a head the conformance handler refuses is answered there, and nothing after it.
-    @Test func pipelinedRequestsKeepTheirOrder() throws {
+    @Test(arguments: [true, false]) func pipelinedRequestsKeepTheirOrder(answersOnTheWire: Bool) throws {
         _ = endpoint.respond(to: Array(held.utf8))
         let metrics = ServerMetrics(processor: endpoint.processor)
-        let channel = try Self.wire(endpoint: endpoint, metrics: metrics)
+        let channel = try Self.wire(endpoint: endpoint, metrics: metrics, answersOnTheWire: answersOnTheWire)
         try channel.writeInbound(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
                                             + Self.request(held) + Self.request(held, target: "/v1/measure?x")))
         #expect(try Self.headsHandedOn(channel) == ["/healthz", "/v1/measure", "/v1/measure?x"])
