@@ -58,10 +58,12 @@ package struct BatchProcessor: Sendable {
         // the look-up itself), all of them at once.
         let blockSize = texts.store == nil ? 16 : max(128, (lines.count + CPUSpread.cpuCount - 1) / CPUSpread.cpuCount)
         let blockCount = (lines.count + blockSize - 1) / blockSize
+        // Not through `unsafeUninitializedCapacity` when empty: that would write the count into the
+        // empty array storage every thread shares.
+        guard blockCount > 0 else { return [] }
         return [[UInt8]](unsafeUninitializedCapacity: blockCount) { outputs, initialized in
             outputs.initialize(repeating: [])
             initialized = blockCount
-            guard blockCount > 0 else { return }
             let slots = SendableBuffer(outputs.baseAddress!)
             CPUSpread.forEach(blockCount) { block in
                 var out: [UInt8] = []

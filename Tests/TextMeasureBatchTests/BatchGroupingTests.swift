@@ -48,6 +48,12 @@ struct BatchGroupingTests {
         return processor.texts.statistics
     }
 
+    /// No lines, no blocks: not even an empty one.
+    @Test func noLinesNoBlocks() {
+        #expect(processor().outputBlocks(lines([])).isEmpty)
+        #expect(processor().process(lines([])) == "")
+    }
+
     @Test func sameTextAtEightWidths() {
         let text = "The same message, measured at every width of a list that is being resized by hand"
         let widths = [60, 90, 120, 180, 240, 300, 343, 716]
