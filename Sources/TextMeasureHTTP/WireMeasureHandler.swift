@@ -18,9 +18,9 @@ import NIOCore
 ///   error), once graceful shutdown begins, or once the client closes its side: from then on this
 ///   handler only passes bytes through.
 ///
-/// A request whose head is whole and whose body is still coming goes to the decoder as it comes,
-/// whole, as one not answered here: the quick handler may answer it, and from the head on it counts
-/// as in flight, as without this handler. The start of a head not yet whole is kept until the rest
+/// A request whose head is whole and whose body is still coming goes to the decoder as its bytes
+/// come, as a request not answered here: the quick handler may answer it, and from the head on it
+/// counts as in flight, as without this handler. The start of a head not yet whole is kept until the rest
 /// comes (within ``StrictRequestFrame/maximumHeadBytes``); if the connection closes or shutdown begins
 /// first, it goes on to the decoder, which then sees what it would have seen. Each request answered
 /// here counts for the idle handler as a request read (``IdleConnectionHandler/noteAnswer(at:)``); the
@@ -52,8 +52,8 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Whether the channel went inactive (possibly while a request handed on was being read).
     private var isClosed = false
 
-    /// A handler answering through `quick`, counting reads for `idle` (both of the same connection), and
-    /// framing bodies of at most `maximumBodyBytes`.
+    /// A handler answering through `quick`, telling `idle` of each answer (both of the same connection),
+    /// and framing bodies of at most `maximumBodyBytes`.
     init(quick: QuickMeasureHandler, idle: IdleConnectionHandler, maximumBodyBytes: Int) {
         self.quick = quick
         self.idle = idle
