@@ -161,15 +161,14 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         buffer.writeString(String(status.code))
         buffer.writeStaticString(" ")
         buffer.writeString(status.reasonPhrase)
-        buffer.writeStaticString("\r\nContent-Type: application/json\r\nContent-Length: ")
-        buffer.writeString(String(reply.bytes.count))
-        buffer.writeStaticString("\r\nDate: ")
-        buffer.writeString(currentDate())
-        if let serverName {
-            buffer.writeStaticString("\r\nServer: ")
-            buffer.writeString(serverName)
+        buffer.writeStaticString("\r\n")
+        headerLines(of: reply) { name, value in
+            buffer.writeStaticString(name)
+            buffer.writeStaticString(": ")
+            buffer.writeString(value)
+            buffer.writeStaticString("\r\n")
         }
-        buffer.writeStaticString("\r\n\r\n")
+        buffer.writeStaticString("\r\n")
         buffer.writeBytes(reply.bytes)
         metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
         metrics.requestFinished()
@@ -191,13 +190,9 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
-        // The header lines as Hummingbird writes the route's: its names, in its order.
         var headers = HTTPHeaders()
         headers.reserveCapacity(5)
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(reply.bytes.count))
-        headers.add(name: "Date", value: currentDate())
-        if let serverName { headers.add(name: "Server", value: serverName) }
+        headerLines(of: reply) { headers.add(name: $0.description, value: $1) }
         // The status line as Hummingbird's conversion from HTTP types makes it: the route's status has
         // no reason phrase of its own, so NIO writes its standard one.
         let status = HTTPResponseStatus(statusCode: reply.status)
@@ -209,6 +204,15 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
         metrics.requestFinished()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// The response's header lines, name and value, as Hummingbird writes the route's: its names, in its
+    /// order. One list for both ways of answering, so that their bytes cannot drift apart.
+    private func headerLines(of reply: MeasureEndpoint.Reply, _ line: (StaticString, String) -> Void) {
+        line("Content-Type", "application/json")
+        line("Content-Length", String(reply.bytes.count))
+        line("Date", currentDate())
+        if let serverName { line("Server", serverName) }
     }
 
     /// Hands a taken request's head, and its body so far, to the router.
