@@ -8,8 +8,14 @@ import NIOHTTP1
 ///
 /// The rules:
 /// - the idle timeout counts from the last request part read (a head, a piece of body, an end) or,
-///   once no request is left to answer, from the end of the last response written; while a request
-///   read whole waits for its response, the connection is not idle, however long that takes;
+///   once no request is left to answer, from the end of the last response written or the last time
+///   written bytes drained (the channel became writable again); while a request read whole waits
+///   for its response, the connection is not idle, however long that takes;
+/// - while the channel is not writable (its written bytes wait for the client to read them), the
+///   timeout counts from when it stopped being writable, requests in flight or not: a client that
+///   does not read its answers is idle, and the server stops reading it meanwhile
+///   (``MeasureHTTP1Channel``). A client that reads slowly lets the bytes drain below the low-water
+///   mark now and then, which counts as activity;
 /// - `ChannelShouldQuiesceEvent` (graceful shutdown) closes the connection at once when no request is
 ///   in flight (read, in part or whole, and not answered), and otherwise once the response that
 ///   leaves none is written.
@@ -39,6 +45,8 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// When the connection last did something that counts against the timeout.
     private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var isActive = false
+    /// Since when the channel has not been writable; nil while it is.
+    private var unwritableSince: NIODeadline?
     /// Whether graceful shutdown asked to close the connection once its requests are answered.
     private var closesWhenAnswered = false
     private var idleCheck: Scheduled<Void>?
@@ -65,6 +73,18 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelInactive(context: ChannelHandlerContext) {
         isActive = false
         context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let now = context.eventLoop.now
+        if context.channel.isWritable {
+            unwritableSince = nil
+            lastActive = now   // written bytes drained: the client is reading
+        } else if unwritableSince == nil {
+            unwritableSince = now
+            if let idleTimeout, isActive { scheduleIdleCheck(at: now + idleTimeout, context: context) }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -159,9 +179,15 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     private func checkIdleness(context: ChannelHandlerContext) {
         guard let idleTimeout, isActive else { return }
-        // A request read whole is being answered: the response's end schedules the next check.
-        if !isReadingRequest && requestsInFlight > 0 { return }
-        let deadline = lastActive + idleTimeout
+        let deadline: NIODeadline
+        if let unwritableSince {
+            // The client is not reading what was written, answers or not.
+            deadline = unwritableSince + idleTimeout
+        } else {
+            // A request read whole is being answered: the response's end schedules the next check.
+            if !isReadingRequest && requestsInFlight > 0 { return }
+            deadline = lastActive + idleTimeout
+        }
         if context.eventLoop.now >= deadline {
             context.close(promise: nil)
         } else {

@@ -7,8 +7,9 @@ import NIOHTTP1
 /// ``IdleConnectionHandler`` and a ``QuickMeasureHandler`` between the codec and Hummingbird's
 /// conversion to HTTP types: the pipeline ``MeasureServer`` serves with.
 ///
-/// The pipeline, from the socket: the wire handler (strictly written measure requests whose texts
-/// are held, answered from their bytes), NIO's response encoder and request decoder,
+/// The pipeline, from the socket: NIO's `BackPressureHandler`, the wire handler (strictly written
+/// measure requests whose texts are held, answered from their bytes), NIO's response encoder and
+/// request decoder,
 /// ``IdleConnectionHandler``, ``QuickMeasureHandler``, ``HTTP1ConformanceHandler``, the conversion to
 /// HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
 /// handler is taken out: after the conversion, it would not see the requests the quick handler
@@ -17,6 +18,13 @@ import NIOHTTP1
 /// the requests it answers pass one handler fewer each way; it takes only requests that handler
 /// would let through unchanged. The handlers are added once Hummingbird has set the pipeline up,
 /// before the connection is read.
+///
+/// The back-pressure handler stops reading the connection while its written bytes wait above the
+/// channel's high-water mark, until they drain below the low one. The router's writer waits for
+/// that too, but the quick and wire handlers answer in the pipeline as they read: without it, a
+/// client that pipelines requests and never reads the answers would have the server read and answer
+/// without end, holding every answer in memory. With it, such a client costs one read's answers
+/// beyond the socket's buffers, and ``IdleConnectionHandler`` closes it after the idle timeout.
 ///
 /// Thread safety: `Sendable`; it holds the HTTP/1 channel's set-up and a `Sendable` handler maker.
 struct MeasureHTTP1Channel: ServerChildChannel {
@@ -38,8 +46,8 @@ struct MeasureHTTP1Channel: ServerChildChannel {
     }
 
     /// Adds an idle handler and `quick` right after NIO's request decoder, ahead of whatever follows it
-    /// (the conformance handler, in the server), and a ``WireMeasureHandler`` first, before NIO's
-    /// response encoder and request decoder.
+    /// (the conformance handler, in the server), a ``WireMeasureHandler`` before NIO's response encoder
+    /// and request decoder, and NIO's `BackPressureHandler` first.
     ///
     /// - Parameters:
     ///   - pipeline: A pipeline with NIO's HTTP/1 server codec.
@@ -54,11 +62,14 @@ struct MeasureHTTP1Channel: ServerChildChannel {
         let idle = IdleConnectionHandler(idleTimeout: idleTimeout)
         try pipeline.addHandler(idle, position: .after(decoder))
         try pipeline.addHandler(quick, position: .after(idle))
-        guard answersOnTheWire else { return }
-        // Its answers are bytes: it goes where they need no encoder, and before the decoder.
-        try pipeline.addHandler(
-            WireMeasureHandler(quick: quick, idle: idle, maximumBodyBytes: quick.endpoint.limits.maximumBodyBytes),
-            position: .before(encoder))
+        if answersOnTheWire {
+            // Its answers are bytes: it goes where they need no encoder, and before the decoder.
+            try pipeline.addHandler(
+                WireMeasureHandler(quick: quick, idle: idle, maximumBodyBytes: quick.endpoint.limits.maximumBodyBytes),
+                position: .before(encoder))
+        }
+        // A read asked for anywhere in the pipeline passes it on the way to the socket.
+        try pipeline.addHandler(BackPressureHandler(), position: .first)
     }
 
     func handle(value: Value, logger: Logger) async {

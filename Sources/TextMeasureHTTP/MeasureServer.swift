@@ -23,7 +23,10 @@ import TextMeasureBatch
 /// Connections: at most ``ServerLimits/maximumConnections`` are held (``ConnectionLimitHandler``); one
 /// that has sent no complete request head, or no part of a request, for the idle timeout is closed
 /// (``IdleConnectionHandler`` counts time from the last HTTP part read, and partial head bytes are
-/// none), so slow clients cannot hold connections for long either.
+/// none), so slow clients cannot hold connections for long either. A connection whose written answers
+/// wait unread is not read until they drain (``MeasureHTTP1Channel``), and is closed once they have
+/// waited for the idle timeout: a client that pipelines requests without reading the answers costs
+/// the server one read's answers, not all of them.
 ///
 /// Shaping never runs on an event loop or a cooperative-pool thread: a measure request whose items'
 /// texts are all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered in the connection's
@@ -102,7 +105,8 @@ package struct MeasureServer: Sendable {
     ///   - host: the address to bind (a loopback address by default in the command).
     ///   - port: the port; 0 picks a free one.
     ///   - idleTimeout: how long a connection is kept open with no HTTP part read from it (a complete
-    ///     request head, a piece of body) while no request of it is being answered.
+    ///     request head, a piece of body) while no request of it is being answered, or with its written
+    ///     answers waiting unread.
     ///   - logger: the server's logger.
     ///   - onServerRunning: called with the bound port once the server accepts connections.
     /// - Returns: an application; `runService()` runs it until SIGTERM or SIGINT, then lets in-flight

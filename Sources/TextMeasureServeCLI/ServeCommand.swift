@@ -68,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: """
         Seconds a connection is kept with nothing read from it (no complete request head, no piece of \
-        body) while none of its requests is being answered; then it is closed.
+        body) while none of its requests is being answered, or while its client reads none of the \
+        answers written; then it is closed.
         """)
     var idleTimeout: Double = 60
 

@@ -24,18 +24,26 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
 
     private let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port`, waiting at most `timeout` seconds for each read.
-    init(port: Int, timeout seconds: Int = 60) throws {
+    /// Connects to 127.0.0.1:`port`, waiting at most `timeout` seconds for each read; with
+    /// `socketBuffers`, the socket's send and receive buffers are that many bytes (as small as the
+    /// system allows), so that a server holding back shows sooner.
+    init(port: Int, timeout seconds: Int = 60, socketBuffers: Int32? = nil) throws {
         // The socket is made and connected before `descriptor` is set: a class whose stored properties
         // are all set runs its deinit when its init throws, and closing a refused socket there as well
         // as here would close whatever descriptor the process had opened under that number meanwhile
         // (a server's accepted connection, in a test running beside this one).
-        descriptor = try Self.connected(port: port, timeout: seconds)
+        descriptor = try Self.connected(port: port, timeout: seconds, socketBuffers: socketBuffers)
     }
 
-    private static func connected(port: Int, timeout seconds: Int) throws -> Int32 {
+    private static func connected(port: Int, timeout seconds: Int, socketBuffers: Int32?) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        if var size = socketBuffers {
+            // Before connecting: the receive window is agreed then.
+            for option in [SO_SNDBUF, SO_RCVBUF] {
+                setsockopt(descriptor, SOL_SOCKET, option, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -72,6 +80,33 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
 
     /// Sends a string as UTF-8.
     func send(_ text: String) async throws { try await send(Array(text.utf8)) }
+
+    /// Sends `bytes` again and again and reads nothing, until the server closes the connection (a send
+    /// fails), `limit` bytes are sent, or `seconds` pass.
+    ///
+    /// - Returns: The bytes sent, and whether the server closed the connection.
+    func sendWithoutReading(_ bytes: [UInt8], limit: Int, seconds: Int) async -> (sent: Int, closed: Bool) {
+        let fd = descriptor
+        return await Self.offPool {
+            let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+            var sent = 0
+            while sent < limit, DispatchTime.now().uptimeNanoseconds < end {
+                let offset = sent % bytes.count
+                let count = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
+                if count > 0 {
+                    sent += count
+                } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, 100)
+                } else {
+                    return (sent, true)   // reset, or the pipe closed
+                }
+            }
+            return (sent, false)
+        }
+    }
 
     /// Reads until the server closes the connection (requests say `Connection: close`) and parses the reply.
     func readReply() async throws -> Reply {

@@ -65,6 +65,46 @@ struct IdleConnectionHandlerTests {
         _ = try? channel.finish()
     }
 
+    /// Sets whether the channel is writable, as its socket would, and tells the pipeline.
+    static func setWritable(_ writable: Bool, _ channel: EmbeddedChannel) {
+        channel.isWritable = writable
+        channel.pipeline.fireChannelWritabilityChanged()
+    }
+
+    /// A client that does not read what was written is idle, even with a request in flight (a response
+    /// waiting to be written whole would otherwise keep the connection for ever).
+    @Test func aClientNotReadingIsIdleWithARequestInFlight() throws {
+        let channel = try channel()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(100))
+        #expect(channel.isActive)   // waiting for the answer
+        Self.setWritable(false, channel)
+        Self.expectClosedAfterTheTimeout(channel)
+        _ = try? channel.finish()
+    }
+
+    /// Written bytes draining (the channel writable again) is activity: a client reading slowly is kept,
+    /// and is idle 10 seconds after its last drain.
+    @Test func drainingIsActivity() throws {
+        let channel = try channel()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.respond(channel)
+        for _ in 0..<3 {
+            Self.setWritable(false, channel)
+            channel.embeddedEventLoop.advanceTime(by: .seconds(8))
+            Self.setWritable(true, channel)
+            channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        }
+        #expect(channel.isActive)   // 27 seconds since the response, 1 since the last drain
+        channel.embeddedEventLoop.advanceTime(by: .seconds(8))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        _ = try? channel.finish()
+    }
+
     @Test func shutdownClosesAConnectionWithNothingInFlight() throws {
         let channel = try channel()
         try channel.writeInbound(Self.head)

@@ -29,12 +29,15 @@ struct MeasureServerTests {
 
     /// Runs a server for the duration of `body`, then shuts it down gracefully and waits for it.
     static func withServer<T: Sendable>(limits: ServerLimits = ServerLimits(), staticFolders: [StaticFolder] = [],
+                                        idleTimeout: Duration = .seconds(60),
                                         _ body: @Sendable (Int, MeasureServer) async throws -> T) async throws -> T {
         let server = MeasureServer(processor: processor(), limits: limits, staticFolders: staticFolders)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "test")
         logger.logLevel = .error
-        let application = server.application(host: "127.0.0.1", port: 0, logger: logger) { continuation.yield($0) }
+        let application = server.application(host: "127.0.0.1", port: 0, idleTimeout: idleTimeout, logger: logger) {
+            continuation.yield($0)
+        }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
@@ -401,6 +404,25 @@ struct MeasureServerTests {
             try await slow.send(String(body.dropFirst(10)))
             let reply = try await slow.readReply()
             #expect(reply.status == 200)
+        }
+    }
+
+    /// A client that pipelines requests and never reads the answers is not read without end: once its
+    /// answers wait unread the server stops reading it, so that what it sent stays in the sockets'
+    /// buffers, and it is closed after the idle timeout. (Without back-pressure the server reads it as
+    /// fast as it can answer, holding every answer in memory: the client reaches the limit.)
+    @Test func aClientThatDoesNotReadIsNotReadWithoutEnd() async throws {
+        try await Self.withServer(idleTimeout: .seconds(1)) { port, _ in
+            // An echoed field makes each answer about as long as its request, for few items to measure.
+            let body = #"{"id":"\#(String(repeating: "x", count: 4_000))","text":"Hello","width":320}"#
+            #expect(try await HTTPTestClient.request(port: port, "POST", "/v1/measure", body: body).status == 200)   // held
+            let request = "POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+            let client = try HTTPTestClient(port: port, socketBuffers: 16_384)
+            let limit = 64 << 20
+            let (sent, closed) = await client.sendWithoutReading(Array(String(repeating: request, count: 16).utf8),
+                                                                 limit: limit, seconds: 120)
+            #expect(closed, "the server did not close the connection; \(sent) bytes sent")
+            #expect(sent < limit / 4, "the server read \(sent) bytes from a client that reads nothing")
         }
     }
 

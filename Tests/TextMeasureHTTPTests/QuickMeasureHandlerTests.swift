@@ -181,6 +181,38 @@ struct QuickMeasureHandlerTests {
         return channel
     }
 
+    /// Counts the reads asked of the socket.
+    final class ReadCounter: ChannelOutboundHandler {
+        typealias OutboundIn = NIOAny
+        var reads = 0
+
+        func read(context: ChannelHandlerContext) {
+            reads += 1
+            context.read()
+        }
+    }
+
+    /// While the bytes written wait (the channel not writable), the connection is not read: answers in
+    /// the pipeline cannot pile up behind a client that does not read them. The read asked for
+    /// meanwhile is made once they drain.
+    @Test(arguments: [true, false]) func noReadsWhileAnswersWait(answersOnTheWire: Bool) throws {
+        let metrics = ServerMetrics(processor: endpoint.processor)
+        let channel = try Self.wire(endpoint: endpoint, metrics: metrics, answersOnTheWire: answersOnTheWire)
+        let counter = ReadCounter()
+        try channel.pipeline.syncOperations.addHandler(counter, position: .first)
+        channel.read()
+        #expect(counter.reads == 1)
+        IdleConnectionHandlerTests.setWritable(false, channel)
+        channel.read()
+        channel.read()
+        #expect(counter.reads == 1)
+        IdleConnectionHandlerTests.setWritable(true, channel)
+        #expect(counter.reads == 2)
+        channel.read()
+        #expect(counter.reads == 3)
+        _ = try? channel.finish()
+    }
+
     /// A request's bytes on the wire.
     static func request(_ body: String, target: String = "/v1/measure", version: String = "HTTP/1.1",
                         fields: String = "") -> String {
