@@ -655,7 +655,10 @@ final class ShapeCache: @unchecked Sendable {
         -> (SpanCache.Key, SpanCache.Start, SpanCache.Shape) {
         var count = 0
         for offset in range where output.isClusterStart[offset] { count += 1 }
-        let clusters = [SpanCache.Cluster](unsafeUninitializedCapacity: count) { clusters, initialized in
+        // Never through `unsafeUninitializedCapacity` for none (a span starts with a cluster, but this is
+        // not the place to rely on it): that writes the count into the empty-array storage every thread
+        // shares.
+        let clusters = count == 0 ? [] : [SpanCache.Cluster](unsafeUninitializedCapacity: count) { clusters, initialized in
             for offset in range where output.isClusterStart[offset] {
                 clusters.initializeElement(at: initialized, to: SpanCache.Cluster(
                     advance: output.advance[offset], breakAdjust: output.breakAdjust[offset],
