@@ -10,12 +10,13 @@ import NIOHTTP1
 /// - the idle timeout counts from the last request part read (a head, a piece of body, an end) or,
 ///   once no request is left to answer, from the end of the last response written or the last time
 ///   written bytes drained (the channel became writable again); while a request read whole waits
-///   for its response, the connection is not idle, however long that takes;
+///   for its response and the channel is writable, the connection is not idle, however long that
+///   takes;
 /// - while the channel is not writable (its written bytes wait for the client to read them), the
-///   timeout counts from when it stopped being writable, requests in flight or not: a client that
-///   does not read its answers is idle, and the server stops reading it meanwhile
-///   (``MeasureHTTP1Channel``). A client that reads slowly lets the bytes drain below the low-water
-///   mark now and then, which counts as activity;
+///   timeout counts from when it stopped being writable or, if the bytes waiting in the channel have
+///   fewer since, from when that was last seen (a check at each deadline), requests in flight or
+///   not: a client that reads nothing is idle, and the server stops reading it meanwhile
+///   (``MeasureHTTP1Channel``), while one that reads a large response slowly is kept;
 /// - `ChannelShouldQuiesceEvent` (graceful shutdown) closes the connection at once when no request is
 ///   in flight (read, in part or whole, and not answered), and otherwise once the response that
 ///   leaves none is written.
@@ -45,8 +46,11 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// When the connection last did something that counts against the timeout.
     private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var isActive = false
-    /// Since when the channel has not been writable; nil while it is.
+    /// Since when the channel has not been writable, or last seen to drain while not; nil while it is
+    /// writable.
     private var unwritableSince: NIODeadline?
+    /// The bytes waiting in the channel at ``unwritableSince``.
+    private var bufferedSince = 0
     /// Whether graceful shutdown asked to close the connection once its requests are answered.
     private var closesWhenAnswered = false
     private var idleCheck: Scheduled<Void>?
@@ -82,6 +86,7 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             lastActive = now   // written bytes drained: the client is reading
         } else if unwritableSince == nil {
             unwritableSince = now
+            bufferedSince = Self.bufferedBytes(context) ?? 0
             if let idleTimeout, isActive { scheduleIdleCheck(at: now + idleTimeout, context: context) }
         }
         context.fireChannelWritabilityChanged()
@@ -123,6 +128,12 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.write(data, promise: promise)
             return
         }
+        if let idleTimeout, isActive {
+            // Also when closing once the response is out: a client that does not read it is closed
+            // as idle.
+            lastActive = context.eventLoop.now
+            scheduleIdleCheck(at: lastActive + idleTimeout, context: context)
+        }
         if closesWhenAnswered {
             // Closed once the response is out, not cut short by the close.
             let written = context.eventLoop.makePromise(of: Void.self)
@@ -131,10 +142,6 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             written.futureResult.whenComplete { _ in channel.close(promise: nil) }
             written.futureResult.cascade(to: promise)
             return
-        }
-        if let idleTimeout, isActive {
-            lastActive = context.eventLoop.now
-            scheduleIdleCheck(at: lastActive + idleTimeout, context: context)
         }
         context.write(data, promise: promise)
     }
@@ -168,6 +175,11 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         if let idleTimeout { scheduleIdleCheck(at: lastActive + idleTimeout, context: context) }
     }
 
+    /// The bytes written to the channel and not yet to its socket; nil if the channel cannot tell.
+    private static func bufferedBytes(_ context: ChannelHandlerContext) -> Int? {
+        try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)
+    }
+
     /// Checks for idleness at `deadline`, unless a check is already due.
     private func scheduleIdleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
         guard idleCheck == nil else { return }
@@ -179,16 +191,23 @@ final class IdleConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     private func checkIdleness(context: ChannelHandlerContext) {
         guard let idleTimeout, isActive else { return }
+        let now = context.eventLoop.now
         let deadline: NIODeadline
-        if let unwritableSince {
-            // The client is not reading what was written, answers or not.
-            deadline = unwritableSince + idleTimeout
+        if var since = unwritableSince {
+            // The client is not reading what was written, answers or not; unless it has read some
+            // since the last check.
+            if now >= since + idleTimeout, let buffered = Self.bufferedBytes(context), buffered < bufferedSince {
+                since = now
+                unwritableSince = now
+                bufferedSince = buffered
+            }
+            deadline = since + idleTimeout
         } else {
             // A request read whole is being answered: the response's end schedules the next check.
             if !isReadingRequest && requestsInFlight > 0 { return }
             deadline = lastActive + idleTimeout
         }
-        if context.eventLoop.now >= deadline {
+        if now >= deadline {
             context.close(promise: nil)
         } else {
             scheduleIdleCheck(at: deadline, context: context)

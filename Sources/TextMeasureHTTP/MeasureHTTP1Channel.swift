@@ -23,8 +23,9 @@ import NIOHTTP1
 /// channel's high-water mark, until they drain below the low one. The router's writer waits for
 /// that too, but the quick and wire handlers answer in the pipeline as they read: without it, a
 /// client that pipelines requests and never reads the answers would have the server read and answer
-/// without end, holding every answer in memory. With it, such a client costs one read's answers
-/// beyond the socket's buffers, and ``IdleConnectionHandler`` closes it after the idle timeout.
+/// without end, holding every answer in memory. With it, such a client costs the server the
+/// high-water mark (64 KiB) and the answers to one read, beyond the sockets' buffers, and
+/// ``IdleConnectionHandler`` closes it after the idle timeout.
 ///
 /// Thread safety: `Sendable`; it holds the HTTP/1 channel's set-up and a `Sendable` handler maker.
 struct MeasureHTTP1Channel: ServerChildChannel {

@@ -25,8 +25,8 @@ import TextMeasureBatch
 /// (``IdleConnectionHandler`` counts time from the last HTTP part read, and partial head bytes are
 /// none), so slow clients cannot hold connections for long either. A connection whose written answers
 /// wait unread is not read until they drain (``MeasureHTTP1Channel``), and is closed once they have
-/// waited for the idle timeout: a client that pipelines requests without reading the answers costs
-/// the server one read's answers, not all of them.
+/// waited for the idle timeout without draining: a client that pipelines requests without reading
+/// the answers costs the server the channel's high-water mark and one read's answers, not all of them.
 ///
 /// Shaping never runs on an event loop or a cooperative-pool thread: a measure request whose items'
 /// texts are all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered in the connection's

@@ -84,27 +84,39 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
     /// Sends `bytes` again and again and reads nothing, until the server closes the connection (a send
     /// fails), `limit` bytes are sent, or `seconds` pass.
     ///
-    /// - Returns: The bytes sent, and whether the server closed the connection.
-    func sendWithoutReading(_ bytes: [UInt8], limit: Int, seconds: Int) async -> (sent: Int, closed: Bool) {
+    /// - Returns: The bytes sent, whether the server closed the connection, and the longest time, in
+    ///   seconds, that the socket took no more bytes (the last stretch included when the server closed).
+    func sendWithoutReading(_ bytes: [UInt8], limit: Int, seconds: Int)
+        async -> (sent: Int, closed: Bool, longestStall: Double) {
         let fd = descriptor
         return await Self.offPool {
-            let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+            func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+            let end = now() + UInt64(seconds) * 1_000_000_000
             var sent = 0
-            while sent < limit, DispatchTime.now().uptimeNanoseconds < end {
+            var stalledSince: UInt64?
+            var longestStall: UInt64 = 0
+            func stallEnds() {
+                if let since = stalledSince { longestStall = max(longestStall, now() - since) }
+                stalledSince = nil
+            }
+            while sent < limit, now() < end {
                 let offset = sent % bytes.count
                 let count = bytes[offset...].withUnsafeBytes {
                     Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                 }
                 if count > 0 {
+                    stallEnds()
                     sent += count
                 } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                    if stalledSince == nil { stalledSince = now() }
                     var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&ready, 1, 100)
                 } else {
-                    return (sent, true)   // reset, or the pipe closed
+                    stallEnds()
+                    return (sent, true, Double(longestStall) / 1e9)   // reset, or the pipe closed
                 }
             }
-            return (sent, false)
+            return (sent, false, Double(longestStall) / 1e9)
         }
     }
 

@@ -105,6 +105,62 @@ struct IdleConnectionHandlerTests {
         _ = try? channel.finish()
     }
 
+    /// A client reading a large response slowly (the bytes waiting in the channel fewer at each
+    /// deadline) is kept while the channel stays not writable; idle once they stop draining.
+    @Test func aSlowReaderOfALargeResponseIsKept() throws {
+        let channel = try channel()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        // Bytes of the response waiting in the channel (written, not flushed to the "socket").
+        let idle = try channel.pipeline.syncOperations.context(handlerType: IdleConnectionHandler.self)
+        idle.write(NIOAny(ByteBuffer(repeating: 0, count: 100)), promise: nil)
+        Self.setWritable(false, channel)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        channel.flush()   // the client took them
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(channel.isActive)   // drained by the check at 10 s: counts from then
+        channel.embeddedEventLoop.advanceTime(by: .seconds(8))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)   // nothing drained since
+        _ = try? channel.finish()
+    }
+
+    /// Takes every write and never completes it: a socket whose client reads nothing.
+    final class UnreadWrites: ChannelOutboundHandler {
+        typealias OutboundIn = NIOAny
+        private var promises: [EventLoopPromise<Void>] = []
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if let promise { promises.append(promise) }
+        }
+
+        func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+            for promise in promises { promise.fail(ChannelError.ioOnClosedChannel) }
+            promises = []
+            context.close(mode: mode, promise: promise)
+        }
+    }
+
+    /// Graceful shutdown waiting for an answer the client never reads: closed as idle, not held for ever.
+    @Test func shutdownClosesAConnectionWhoseLastAnswerIsNotRead() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([UnreadWrites(), IdleConnectionHandler(idleTimeout: .seconds(10))])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        // The check due meanwhile finds the request being answered, and leaves the next to its answer.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(11))
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        // Not `writeOutbound`, which waits for the writes to complete.
+        for part in [HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)), .end(nil)] {
+            channel.pipeline.syncOperations.writeAndFlush(NIOAny(part), promise: nil)
+        }
+        #expect(channel.isActive)   // waiting for the answer to be written
+        Self.expectClosedAfterTheTimeout(channel)
+        _ = try? channel.finish()
+    }
+
     @Test func shutdownClosesAConnectionWithNothingInFlight() throws {
         let channel = try channel()
         try channel.writeInbound(Self.head)

@@ -192,9 +192,9 @@ struct QuickMeasureHandlerTests {
         }
     }
 
-    /// While the bytes written wait (the channel not writable), the connection is not read: answers in
-    /// the pipeline cannot pile up behind a client that does not read them. The read asked for
-    /// meanwhile is made once they drain.
+    /// The pipeline as set up holds the reads asked for while the channel is not writable, and makes
+    /// the one asked for meanwhile once it is writable again. (What that does for a client that reads
+    /// no answers: ``MeasureServerTests/aClientThatDoesNotReadIsNotReadWithoutEnd()``.)
     @Test(arguments: [true, false]) func noReadsWhileAnswersWait(answersOnTheWire: Bool) throws {
         let metrics = ServerMetrics(processor: endpoint.processor)
         let channel = try Self.wire(endpoint: endpoint, metrics: metrics, answersOnTheWire: answersOnTheWire)
