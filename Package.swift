@@ -168,5 +168,8 @@ let package = Package(
         .executableTarget(name: "FuzzBatch", dependencies: ["TextMeasure", "TextMeasureBatch", "FuzzSupport"],
                           path: "Fuzz/Batch"),
         .executableTarget(name: "FuzzFont", dependencies: ["TextMeasure", "FuzzSupport"], path: "Fuzz/Font"),
+        .executableTarget(name: "FuzzFrame", dependencies: [
+            "FramingOracle", "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "FuzzSupport",
+        ], path: "Fuzz/Frame"),
     ]
 )
