@@ -80,13 +80,9 @@ package struct StrictFrameOracle: Sendable {
         }
         let whole = Decoding(bytes, cuts: [])
         // The frames the server would read: up to the first whose request closes the connection.
-        var compared = walk.frames.count
-        for (index, request) in whole.requests.prefix(walk.frames.count).enumerated() where !request.head.isKeepAlive {
-            compared = index + 1
-            break
-        }
-        let closes = compared > 0 && whole.requests.count >= compared && !whole.requests[compared - 1].head.isKeepAlive
-        let expected = Expected(walk: walk, compared: compared, closes: closes, count: bytes.count)
+        let closing = whole.requests.prefix(walk.frames.count).firstIndex { !$0.head.isKeepAlive }
+        let compared = closing.map { $0 + 1 } ?? walk.frames.count
+        let expected = Expected(walk: walk, compared: compared, closes: closing != nil, count: bytes.count)
         if let problem = expected.disagreement(with: whole, bytes, endpoint: endpoint, name: "read at once") {
             return problem
         }
@@ -117,7 +113,7 @@ package struct StrictFrameOracle: Sendable {
         }
         for (index, (start, frame)) in walk.frames.enumerated() {
             let available = min(frame.length, bytes.count - start)
-            for length in Set([0, frame.body.lowerBound - 1, frame.body.lowerBound, available]) where length <= available {
+            for length in Set([0, frame.body.lowerBound - 1, frame.body.lowerBound, available]).sorted() where length <= available {
                 let outcome = read(start..<(start + length))
                 let expected: StrictRequestFrame.Outcome = length < frame.body.lowerBound ? .incomplete : .request(frame)
                 guard outcome == expected else {
