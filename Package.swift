@@ -126,6 +126,12 @@ let package = Package(
         ),
         // Running child processes from tests (the Pango harness, the CLI).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // NIO's HTTP/1 request decoder as the reference for the server's strict request framing: the one
+        // comparison StrictRequestFrameTests and the FuzzFrame fuzzer both run.
+        .target(name: "FramingOracle", dependencies: [
+            "TextMeasureHTTP", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], path: "Tests/FramingOracle"),
         // Test targets mirror the modules (`<Module>Tests`).
         .testTarget(name: "TextMeasureSupportTests", dependencies: ["TextMeasureSupport", "TestSupport"]),
         .testTarget(name: "TextMeasureTests", dependencies: [
@@ -143,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "TextMeasureHTTPTests",
             dependencies: [
-                "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "TestSupport",
+                "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "TestSupport", "FramingOracle",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // The pipeline's handlers, in channels driven by the test.
@@ -162,5 +168,8 @@ let package = Package(
         .executableTarget(name: "FuzzBatch", dependencies: ["TextMeasure", "TextMeasureBatch", "FuzzSupport"],
                           path: "Fuzz/Batch"),
         .executableTarget(name: "FuzzFont", dependencies: ["TextMeasure", "FuzzSupport"], path: "Fuzz/Font"),
+        .executableTarget(name: "FuzzFrame", dependencies: [
+            "FramingOracle", "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "FuzzSupport",
+        ], path: "Fuzz/Frame"),
     ]
 )

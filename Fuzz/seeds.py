@@ -6,6 +6,8 @@
                               for its long-line runs, never committed
     Fuzz/seeds.py font DIR    small fonts and truncations of them (committed: Fuzz/corpus/font);
                               needs fontTools (pip install fonttools) to subset the bundled fonts
+    Fuzz/seeds.py frame DIR   what clients send on a connection: HTTP/1 requests in and out of the
+                              server's strict framing (committed: Fuzz/corpus/frame)
 
 Seeds are named after what they hold, so that a failing one says what it is about.
 """
@@ -207,11 +209,67 @@ def font_seeds():
     return seeds
 
 
+def frame_seeds():
+    def request(method=b"POST", target=b"/v1/measure", version=b"HTTP/1.1", fields=(), body=b"", eol=b"\r\n"):
+        head = method + b" " + target + b" " + version + eol + b"".join(f + eol for f in fields) + eol
+        return head + body
+
+    body = b'[{"text":"Hello, world","width":50},{"text":"a b c","width":10}]'
+    measure = request(fields=[b"Host: localhost:8080", b"Content-Type: application/json",
+                              b"Content-Length: %d" % len(body)], body=body)
+    get = request(b"GET", b"/healthz", fields=[b"Host: x"])
+    seeds = {}
+    seeds["measure-with-body"] = measure
+    seeds["measure-shouted-names-tab"] = request(fields=[b"HOST: x", b"CONTENT-length:\t2", b"Connection: Keep-Alive"], body=b"[]")
+    seeds["pipelined-measure-get-measure"] = measure + get + measure + request(b"GET", b"/metrics", fields=[b"Host: x"])
+    seeds["pipelined-then-close"] = measure + request(b"GET", b"/", fields=[b"Host: x", b"Connection: close"]) + measure
+    seeds["get"] = get
+    seeds["get-query-odd-target"] = request(b"GET", b"/~user/(x)*!$'+,;=:@%20?a=b&c", fields=[b"Host: x", b"Accept: */*"])
+    seeds["every-method"] = b"".join(request(m, b"/v1/measure", fields=[b"Host: x", b"Content-Length: 1"], body=b"x")
+                                     for m in [b"GET", b"HEAD", b"PUT", b"DELETE", b"OPTIONS", b"PATCH"])
+    seeds["body-still-coming"] = request(fields=[b"Host: x", b"Content-Length: 500"], body=b'[{"text":"a"')
+    seeds["head-not-whole"] = b"POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Len"
+    seeds["chunked"] = request(fields=[b"Host: x", b"Transfer-Encoding: chunked"], body=b"2\r\n[]\r\n0\r\n\r\n") + get
+    seeds["chunked-and-length"] = request(fields=[b"Host: x", b"Transfer-Encoding: chunked", b"Content-Length: 2"],
+                                          body=b"2\r\n[]\r\n0\r\n\r\n")
+    for name, value in [("plus", b"+2"), ("list", b"2, 2"), ("space-after", b"2 "), ("tab-after", b"2\t"),
+                        ("leading-zeros", b"0002"), ("empty", b""), ("negative", b"-2"), ("hex", b"0x2"),
+                        ("over-limit", b"1001"), ("ten-digits", b"1234567890"), ("huge", b"99999999999999999999")]:
+        seeds[f"content-length-{name}"] = request(fields=[b"Host: x", b"Content-Length: " + value], body=b"[]") + get
+    seeds["content-length-twice-same"] = request(fields=[b"Host: x", b"Content-Length: 2", b"Content-Length: 2"], body=b"[]")
+    seeds["content-length-twice-different"] = request(fields=[b"Host: x", b"Content-Length: 2", b"Content-Length: 3"], body=b"[]x")
+    seeds["obs-fold"] = request(fields=[b"Host: x", b"X-Long: a", b" folded", b"Content-Length: 2"], body=b"[]")
+    seeds["obs-fold-content-length"] = request(fields=[b"Host: x", b"Content-Length:", b" 2"], body=b"[]")
+    seeds["bare-lf"] = request(fields=[b"Host: x", b"Content-Length: 2"], body=b"[]", eol=b"\n")
+    seeds["bare-lf-in-header"] = b"POST /v1/measure HTTP/1.1\r\nHost: x\nContent-Length: 2\r\n\r\n[]"
+    seeds["bare-cr"] = b"POST /v1/measure HTTP/1.1\rHost: x\r\nContent-Length: 2\r\n\r\n[]"
+    seeds["http-1.0"] = request(version=b"HTTP/1.0", fields=[b"Host: x", b"Content-Length: 2"], body=b"[]")
+    seeds["http-1.0-keep-alive"] = request(version=b"HTTP/1.0", fields=[b"Connection: keep-alive", b"Content-Length: 2"], body=b"[]") + get
+    seeds["http-2.0-version"] = request(version=b"HTTP/2.0", fields=[b"Host: x"])
+    seeds["empty-line-first"] = b"\r\n" + get
+    seeds["lowercase-method"] = request(b"post", fields=[b"Host: x", b"Content-Length: 2"], body=b"[]")
+    seeds["connect"] = request(b"CONNECT", b"x:443", fields=[b"Host: x:443"])
+    seeds["absolute-target"] = request(target=b"http://x/v1/measure", fields=[b"Host: x", b"Content-Length: 2"], body=b"[]")
+    seeds["space-before-colon"] = request(fields=[b"Host : x", b"Content-Length: 2"], body=b"[]")
+    seeds["non-ascii-value"] = request(fields=[b"Host: x", b"X-Name: \xc3\xa9\x80", b"Content-Length: 2"], body=b"[]")
+    seeds["control-in-value"] = request(fields=[b"Host: x\x01", b"Content-Length: 2"], body=b"[]")
+    seeds["expect-continue"] = request(fields=[b"Host: x", b"Expect: 100-continue", b"Content-Length: 2"], body=b"[]")
+    seeds["upgrade"] = request(fields=[b"Host: x", b"Upgrade: websocket", b"Connection: upgrade", b"Content-Length: 2"], body=b"[]")
+    seeds["proxy-connection"] = request(fields=[b"Host: x", b"Proxy-Connection: close", b"Content-Length: 2"], body=b"[]") + get
+    seeds["connection-lists"] = (request(fields=[b"Host: x", b"Connection: keep-alive, close", b"Content-Length: 2"], body=b"[]")
+                                 + request(fields=[b"Host: x", b"Connection: keep-alive", b"Connection: keep-alive",
+                                                   b"Content-Length: 2"], body=b"[]"))
+    seeds["hosts-none-two"] = (request(fields=[b"Content-Length: 2"], body=b"[]")
+                               + request(fields=[b"Host: x", b"host: y", b"Content-Length: 2"], body=b"[]"))
+    seeds["many-headers"] = request(fields=[b"Host: x"] + [b"X-%d: v" % i for i in range(70)] + [b"Content-Length: 2"], body=b"[]")
+    return seeds
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("batch", "large", "font"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("batch", "large", "font", "frame"):
         sys.exit(__doc__)
     kind, folder = sys.argv[1], sys.argv[2]
-    seeds = {"batch": batch_seeds, "large": large_seeds, "font": font_seeds}[kind]()
+    seeds = {"batch": batch_seeds, "large": large_seeds, "font": font_seeds, "frame": frame_seeds}[kind]()
     os.makedirs(folder, exist_ok=True)
     for name, data in seeds.items():
         with open(os.path.join(folder, name.replace("/", "_")), "wb") as f:

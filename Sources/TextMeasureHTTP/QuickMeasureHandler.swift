@@ -83,15 +83,8 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
             handsOnNext = false
             return false
         }
-        guard !handsOnAll, awaitedFromRouter == 0, head.method == .POST, head.uri == Self.path,
-              head.version == .http1_1, head.isKeepAlive else { return false }
-        // NIO's look-ups ignore the case of header names, as HTTP1ConformanceHandler's do.
-        let lengths = head.headers["content-length"]
-        guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
-              !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect"),
-              HTTP1ConformanceHandler.refusal(of: head) == nil   // its Host rule, said once
-        else { return false }
-        return length <= endpoint.limits.maximumBodyBytes
+        guard !handsOnAll, awaitedFromRouter == 0 else { return false }
+        return endpoint.takesQuickly(head)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -272,5 +265,25 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
+
+extension MeasureEndpoint {
+    /// Whether ``QuickMeasureHandler`` takes a request with this head when nothing before it on its
+    /// connection is the router's: `POST /v1/measure HTTP/1.1`, keeping the connection alive, one
+    /// `Host`, one `Content-Length` within ``ServerLimits/maximumBodyBytes``, no `Transfer-Encoding` or
+    /// `Expect` (the handler's rule, without the connection's state).
+    ///
+    /// - Complexity: O(*h*) in the head's header lines.
+    package func takesQuickly(_ head: HTTPRequestHead) -> Bool {
+        guard head.method == .POST, head.uri == QuickMeasureHandler.path, head.version == .http1_1,
+              head.isKeepAlive else { return false }
+        // NIO's look-ups ignore the case of header names, as HTTP1ConformanceHandler's do.
+        let lengths = head.headers["content-length"]
+        guard lengths.count == 1, let length = Int(lengths[0]), length >= 0,
+              !head.headers.contains(name: "transfer-encoding"), !head.headers.contains(name: "expect"),
+              HTTP1ConformanceHandler.refusal(of: head) == nil   // its Host rule, said once
+        else { return false }
+        return length <= limits.maximumBodyBytes
     }
 }

@@ -22,9 +22,9 @@
 /// request framed here and handed to the decoder leaves it at the start of the next.
 ///
 /// Thread safety: a value type of integers; `Sendable`.
-struct StrictRequestFrame: Sendable, Equatable {
+package struct StrictRequestFrame: Sendable, Equatable {
     /// What the bytes at the start of a buffer are.
-    enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The start of a request head in the subset, not yet whole.
         case incomplete
         /// Not a request in the subset, or not only: for NIO's decoder.
@@ -35,14 +35,14 @@ struct StrictRequestFrame: Sendable, Equatable {
     }
 
     /// The request's length in bytes, head and body.
-    let length: Int
+    package let length: Int
     /// Where its body lies, from the start of the request.
-    let body: Range<Int>
+    package let body: Range<Int>
     /// Whether it is `POST /v1/measure` with one `Host` and one `Content-Length`, keeping the connection
     /// alive (no `Connection` other than `keep-alive`): a request ``QuickMeasureHandler/takes(_:)``
     /// would take (when nothing before it is the router's), and ``HTTP1ConformanceHandler`` would let
     /// through unchanged. (Not every request those take: `Connection: keep-alive, x`, for one, is not.)
-    let isMeasureRequest: Bool
+    package let isMeasureRequest: Bool
 
     /// The longest head framed; a longer one is unframeable.
     static let maximumHeadBytes = 16 * 1024
@@ -58,7 +58,7 @@ struct StrictRequestFrame: Sendable, Equatable {
     /// - Returns: Incomplete, unframeable, or where the request ends, once its head is whole. A prefix
     ///   of an unframeable head may read as incomplete: what decides is the first byte outside the subset.
     /// - Complexity: O(*h*) in the head's bytes.
-    static func read(_ bytes: UnsafeRawBufferPointer, maximumBodyBytes: Int,
+    package static func read(_ bytes: UnsafeRawBufferPointer, maximumBodyBytes: Int,
                      measurePath: String = QuickMeasureHandler.path) -> Outcome {
         var reader = Reader(bytes: bytes)
         return reader.request(maximumBodyBytes: maximumBodyBytes, measurePath: measurePath)

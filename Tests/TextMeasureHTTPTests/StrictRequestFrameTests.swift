@@ -1,6 +1,5 @@
-import NIOCore
-import NIOEmbedded
-import NIOHTTP1
+import FramingOracle
+import Foundation
 import TestSupport
 import Testing
 import TextMeasureBatch
@@ -20,7 +19,6 @@ struct StrictRequestFrameTests {
     }
 
     static let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits(maximumBodyBytes: 1_000))
-    static let metrics = ServerMetrics(processor: endpoint.processor)
 
     static let measure = "POST /v1/measure HTTP/1.1\r\nHost: localhost:8080\r\nContent-Type: application/json\r\n"
         + "Content-Length: 28\r\n\r\n" + #"{"text":"Hello","width":50}"# + "\n"
@@ -113,9 +111,10 @@ struct StrictRequestFrameTests {
     }
 
     /// Generated heads, most in the subset and some bent out of it at random (bytes changed, dropped,
-    /// doubled), read by the framing and by NIO's decoder: whatever is framed, the decoder reads as one
-    /// request ending there, with a body of the frame's length, and a measure request to take is one the
-    /// quick handler and the conformance handler would take and let through.
+    /// doubled), with a request after them, framed one after another and read by NIO's decoder, at once
+    /// and in pieces (``StrictFrameOracle``, which the `FuzzFrame` fuzzer runs too): whatever is framed,
+    /// the decoder reads as one request ending there, with the frame's head and body, and a measure
+    /// request to take is one the quick handler would take.
     @Test func framedRequestsAreTheDecodersRequests() throws {
         var random = SplitMix64(seed: 0x57_71C7)
         var framed = 0, measures = 0, unframeable = 0
@@ -125,53 +124,37 @@ struct StrictRequestFrameTests {
                 for _ in 0..<(1 + random.next() % 3) { Self.bend(&bytes, using: &random) }
             }
             // What follows shows where the decoder ends the request (a bent length may reach into it).
-            let next = Array("GET /next HTTP/1.1\r\nHost: n\r\n\r\n".utf8)
-            let read = bytes + next
+            let read = bytes + Array("GET /next HTTP/1.1\r\nHost: n\r\n\r\n".utf8)
             switch Self.read(read) {
-            case .incomplete:
-                continue
-            case .unframeable:
-                unframeable += 1
-                continue
-            case .request(let frame) where frame.length > read.count:
-                continue   // a bent length past what follows
+            case .incomplete: break
+            case .unframeable: unframeable += 1
+            case .request(let frame) where frame.length > read.count: break   // a bent length past what follows
             case .request(let frame):
                 framed += 1
                 if frame.isMeasureRequest { measures += 1 }
-                let description = String(decoding: bytes, as: UTF8.self).debugDescription
-                let parts: [(HTTPRequestHead, [UInt8])]
-                do {
-                    // The request alone, then with the next behind it (unless it closes the connection,
-                    // after which the decoder takes nothing).
-                    parts = try Self.decode(Array(read[..<frame.length]))
-                    if parts.count == 1 && parts[0].0.isKeepAlive {
-                        let both = try Self.decode(Array(read[..<frame.length]) + next)
-                        #expect(both.count == 2 && both.last?.0.uri == "/next", "\(description)")
-                    }
-                } catch {
-                    Issue.record("\(error) decoding \(description)")
-                    continue
-                }
-                guard parts.count == 1, let (head, body) = parts.first else {
-                    Issue.record("decoded as \(parts.count) requests: \(description)")
-                    continue
-                }
-                #expect(body == Array(read[frame.body]), "\(description)")
-                #expect(head.version == .http1_1, "\(description)")
-                if frame.isMeasureRequest {
-                    // A request the quick handler would take, with nothing before it.
-                    let quick = QuickMeasureHandler(endpoint: Self.endpoint, metrics: Self.metrics, serverName: nil)
-                    #expect(quick.takes(head), "\(description)")
-                    #expect(head.method == .POST && head.uri == "/v1/measure" && head.isKeepAlive, "\(description)")
-                    // One length, read as the quick handler reads it ("04" is 4).
-                    let lengths = head.headers["content-length"]
-                    #expect(lengths.count == 1 && Int(lengths[0]) == frame.body.count, "\(description)")
-                    #expect(HTTP1ConformanceHandler.refusal(of: head) == nil, "\(description)")
-                }
+            }
+            if let problem = Self.oracle.disagreement(in: read) {
+                Issue.record("\(problem): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
             }
         }
         // The generator reaches every outcome.
         #expect(framed > 1_300 && measures > 150 && unframeable > 800, "\(framed) \(measures) \(unframeable)")
+    }
+
+    static let oracle = StrictFrameOracle(endpoint: endpoint)
+
+    /// The `FuzzFrame` fuzzer's seeds and every input it once failed on, through the same oracle.
+    @Test func fuzzCorpusAndRegressions() throws {
+        var replayed = 0
+        for folder in ["Fuzz/corpus/frame", "Fuzz/regressions/frame"].map({ packageRoot() + "/" + $0 })
+        where FileManager.default.fileExists(atPath: folder) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+                let data = try #require(FileManager.default.contents(atPath: folder + "/" + name))
+                #expect(Self.oracle.disagreement(in: Array(data)) == nil, "\(name)")
+                replayed += 1
+            }
+        }
+        #expect(replayed >= 10)
     }
 
     /// A request in the subset, or near it.
@@ -209,21 +192,5 @@ struct StrictRequestFrameTests {
         case 2: bytes.insert(bytes[at], at: at)
         default: bytes.insert([0x20, 0x09, 0x0D, 0x0A, 0x00, 0x7F, 0xC3, 0x3A, 0x2C][Int(random.next() % 9)], at: at)
         }
-    }
-
-    /// The requests NIO's decoder reads in `bytes`: each head with its body's bytes. Throws on a decoding error.
-    static func decode(_ bytes: [UInt8]) throws -> [(HTTPRequestHead, [UInt8])] {
-        let channel = EmbeddedChannel(handler: ByteToMessageHandler(HTTPRequestDecoder()))
-        defer { _ = try? channel.finish() }
-        try channel.writeInbound(ByteBuffer(bytes: bytes))
-        var requests: [(HTTPRequestHead, [UInt8])] = []
-        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) {
-            switch part {
-            case .head(let head): requests.append((head, []))
-            case .body(let body): requests[requests.count - 1].1 += Array(body.readableBytesView)
-            case .end: break
-            }
-        }
-        return requests
     }
 }
