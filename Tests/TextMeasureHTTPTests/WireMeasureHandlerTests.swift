@@ -204,8 +204,11 @@ struct WireMeasureHandlerTests {
         for answersOnTheWire in [true, false] {
             let (channel, _) = try channel(answersOnTheWire: answersOnTheWire)
             try channel.writeInbound(ByteBuffer(string: String(QuickMeasureHandlerTests.request(held).prefix(30))))
-            let event: Any = halfClose ? ChannelEvent.inputClosed : ChannelShouldQuiesceEvent()
-            channel.pipeline.fireUserInboundEventTriggered(event)
+            if halfClose {
+                channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            } else {
+                channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
             #expect(!channel.isActive, "wire: \(answersOnTheWire)")
             if answersOnTheWire {
                 #expect(try channel.pipeline.syncOperations.handler(type: WireMeasureHandler.self).handsOnAll)
