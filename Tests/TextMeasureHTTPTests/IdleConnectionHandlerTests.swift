@@ -30,6 +30,12 @@ struct IdleConnectionHandlerTests {
         #expect(!channel.isActive, sourceLocation: sourceLocation)
     }
 
+    /// A request read whole (head and end) on `channel`.
+    static func readRequest(_ channel: EmbeddedChannel) throws {
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+    }
+
     static func respond(_ channel: EmbeddedChannel) throws {
         try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
         try channel.writeOutbound(HTTPServerResponsePart.end(nil))
@@ -75,8 +81,7 @@ struct IdleConnectionHandlerTests {
     /// waiting to be written whole would otherwise keep the connection for ever).
     @Test func aClientNotReadingIsIdleWithARequestInFlight() throws {
         let channel = try channel()
-        try channel.writeInbound(Self.head)
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.readRequest(channel)
         channel.embeddedEventLoop.advanceTime(by: .seconds(100))
         #expect(channel.isActive)   // waiting for the answer
         Self.setWritable(false, channel)
@@ -88,8 +93,7 @@ struct IdleConnectionHandlerTests {
     /// and is idle 10 seconds after its last drain.
     @Test func drainingIsActivity() throws {
         let channel = try channel()
-        try channel.writeInbound(Self.head)
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.readRequest(channel)
         try Self.respond(channel)
         for _ in 0..<3 {
             Self.setWritable(false, channel)
@@ -109,8 +113,7 @@ struct IdleConnectionHandlerTests {
     /// deadline) is kept while the channel stays not writable; idle once they stop draining.
     @Test func aSlowReaderOfALargeResponseIsKept() throws {
         let channel = try channel()
-        try channel.writeInbound(Self.head)
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.readRequest(channel)
         // Bytes of the response waiting in the channel (written, not flushed to the "socket").
         let idle = try channel.pipeline.syncOperations.context(handlerType: IdleConnectionHandler.self)
         idle.write(NIOAny(ByteBuffer(repeating: 0, count: 100)), promise: nil)
@@ -147,8 +150,7 @@ struct IdleConnectionHandlerTests {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandlers([UnreadWrites(), IdleConnectionHandler(idleTimeout: .seconds(10))])
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
-        try channel.writeInbound(Self.head)
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.readRequest(channel)
         // The check due meanwhile finds the request being answered, and leaves the next to its answer.
         channel.embeddedEventLoop.advanceTime(by: .seconds(11))
         channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
@@ -163,8 +165,7 @@ struct IdleConnectionHandlerTests {
 
     @Test func shutdownClosesAConnectionWithNothingInFlight() throws {
         let channel = try channel()
-        try channel.writeInbound(Self.head)
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try Self.readRequest(channel)
         try Self.respond(channel)
         channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         #expect(!channel.isActive)
