@@ -68,6 +68,14 @@ package struct MeasureServer: Sendable {
     /// The `Server` header's value.
     static let serverName = "textmeasure"
 
+    /// The listening socket's queue of connections the kernel has completed and the server not yet
+    /// accepted (the kernel caps it at `net.core.somaxconn`). Hummingbird's 256 is too short for a
+    /// burst: once it is full, the kernel drops the next connections' SYNs, and each of those clients
+    /// waits out the retransmissions (a second, then two more, four…) before the server sees it. A
+    /// queued one is accepted, and answered or closed past the connection limit, as soon as the
+    /// server gets to it; it costs the kernel a socket, not the server's memory.
+    static let backlog = 4_096
+
     /// The routes and the method each takes: for the metrics' path labels and 405's `Allow`.
     static let routes: [String: HTTPRequest.Method] = ["/v1/measure": .post, "/healthz": .get, "/metrics": .get]
 
@@ -128,7 +136,8 @@ package struct MeasureServer: Sendable {
                     QuickMeasureHandler(endpoint: endpoint, metrics: metrics, serverName: Self.serverName)
                 }
             },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: Self.serverName),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: Self.serverName,
+                                                    backlog: Self.backlog),
             onServerRunning: { channel in
                 // First on the listening channel, before the handlers that set each connection up. (Hummingbird
                 // offers no hook before it binds; nothing can connect before the port is known.)

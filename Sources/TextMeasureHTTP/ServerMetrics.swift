@@ -64,7 +64,9 @@ package final class ServerMetrics: Sendable {
     private final class ActivityState: @unchecked Sendable {   // every field is read and written under `lock`
         let lock = NSLock()
         var activity = Activity()
-        var waiters: [(condition: @Sendable (Activity) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(id: Int, condition: @Sendable (Activity) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The number of the last waiter listed, so that a cancelled one can be found.
+        var lastWaiter = 0
         /// The series of ``recordRequest(path:status:duration:)`` made so far.
         var requestSeries: [SeriesKey: RequestSeries] = [:]
     }
@@ -129,20 +131,36 @@ package final class ServerMetrics: Sendable {
         state.lock.withLock { state.activity }
     }
 
-    /// Returns once `condition` holds for the counts (at once if it holds now).
+    /// Returns once `condition` holds for the counts (at once if it holds now), or once the waiting
+    /// task is cancelled: a test's time limit cancels it, and a wait for an event that never comes must
+    /// then end rather than hold the test run.
     ///
     /// - Parameter condition: A test of the counts, called under a lock: it must not block.
     /// - Complexity: The condition is checked at each change of the counts while the caller waits.
     package func waitUntil(_ condition: @escaping @Sendable (Activity) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            state.lock.lock()
-            if condition(state.activity) {
+        let id = state.lock.withLock {
+            state.lastWaiter += 1
+            return state.lastWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                state.lock.lock()
+                // Checked under the lock: a cancellation whose handler ran before the waiter is
+                // listed has already set the flag, so it cannot be missed.
+                if Task.isCancelled || condition(state.activity) {
+                    state.lock.unlock()
+                    continuation.resume()
+                    return
+                }
+                state.waiters.append((id, condition, continuation))
                 state.lock.unlock()
-                continuation.resume()
-                return
             }
-            state.waiters.append((condition, continuation))
-            state.lock.unlock()
+        } onCancel: {
+            let cancelled: CheckedContinuation<Void, Never>? = state.lock.withLock {
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            cancelled?.resume()
         }
     }
 
