@@ -9,9 +9,8 @@ import NIOHTTP1
 ///
 /// The pipeline, from the socket: NIO's `BackPressureHandler`, the wire handler (strictly written
 /// measure requests whose texts are held, answered from their bytes), NIO's response encoder and
-/// request decoder,
-/// ``IdleConnectionHandler``, ``QuickMeasureHandler``, ``HTTP1ConformanceHandler``, the conversion to
-/// HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
+/// request decoder, ``IdleConnectionHandler``, ``QuickMeasureHandler``, ``HTTP1ConformanceHandler``,
+/// the conversion to HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
 /// handler is taken out: after the conversion, it would not see the requests the quick handler
 /// answers, and would close a connection busy with them as idle; the idle handler keeps its rules
 /// ahead of the quick handler instead. The quick handler comes before the conformance handler so that
