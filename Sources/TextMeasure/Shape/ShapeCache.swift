@@ -41,10 +41,11 @@ import Synchronization
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
 /// ``ClockTable``) with a lock each (``LockedShards``: no reference counting per look-up, no two
 /// shards on one cache line), taken per piece looked up and per piece stored; they count their hits
-/// and misses under those locks. (A private, lock-free first level per thread was tried: with
-/// the tables this cheap, it cost more in copies than it saved in locks.)
-final class ShapeCache: @unchecked Sendable {
-    // @unchecked: `plainPieces` points to atomics only; everything else is Sendable.
+/// and misses under those locks. A piece never stored is not looked up: filters of the keys ever
+/// stored (``HashFilter``: atomic bits, no lock) answer for most misses, and count them once per run.
+/// (A private, lock-free first level per thread was tried: with the tables this cheap, it cost more in
+/// copies than it saved in locks.)
+final class ShapeCache: Sendable {
     /// Up to 32 bytes of text stored inline: no allocation per look-up.
     struct PieceBytes: Hashable, Sendable {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -94,10 +95,12 @@ final class ShapeCache: @unchecked Sendable {
         /// Not a scalar: the edge is the run's, and the script's shaping reads no context.
         static let runEdge = UInt32.max - 1
 
-        /// This key at another scale of its face.
-        func at(scale: Int32, seed: UInt64) -> Key {
-            Key(font: HBFont.ID(face: font.face, scale: scale), script: script, rightToLeft: rightToLeft,
-                before: before, after: after, text: text, seed: seed)
+        /// This key at another scale of its face (its hash without hashing the piece again).
+        func at(scale: Int32) -> Key {
+            var key = self
+            key.font.scale = scale
+            key.hash = Int(truncatingIfNeeded: hashAtAnyScale ^ Self.salt(scale))
+            return key
         }
 
         /// `seed` is the cache's (see `ShapeCache.keySeed`).
@@ -109,20 +112,29 @@ final class ShapeCache: @unchecked Sendable {
             self.before = before
             self.after = after
             self.text = text
-            hash = Int(truncatingIfNeeded: hash(font: font.packed, seed: seed))
+            hash = Int(truncatingIfNeeded: hash(face: font.face, seed: seed) ^ Self.salt(font.scale))
         }
 
-        /// The hash of this key with the scale left out: the same for every size of the piece.
-        func hashAtAnyScale(seed: UInt64) -> UInt64 {
-            hash(font: UInt64(font.face) << 32, seed: seed)
+        /// The hash of this key with the scale left out: the same for every size of the piece. `hash` is
+        /// it with a value per scale xored in, so that it takes no hashing of the piece again (a piece
+        /// missing at its size is looked for at the others by this hash, see `ShapeCache.resized`).
+        var hashAtAnyScale: UInt64 {
+            UInt64(UInt(bitPattern: hash)) ^ Self.salt(font.scale)
+        }
+
+        /// What the scale adds to a key's hash: distinct scales give distinct values (an odd multiplier),
+        /// and keys at one scale spread over the table as their hashes at any scale do.
+        @inline(__always)
+        private static func salt(_ scale: Int32) -> UInt64 {
+            UInt64(UInt32(bitPattern: scale)) &* 0x9E37_79B9_7F4A_7C15
         }
 
         @inline(__always)
-        private func hash(font: UInt64, seed: UInt64) -> UInt64 {
+        private func hash(face: UInt32, seed: UInt64) -> UInt64 {
             // A multiply-fold hash (as in wyhash) with a per-process seed: a few nanoseconds where
             // `Hasher` (SipHash) took tens, for one key per piece of every text.
             var h = seed
-            h = Self.mix(h, font)
+            h = Self.mix(h, UInt64(face) << 32)
             h = Self.mix(h, UInt64(script) << 32 | UInt64(before))
             h = Self.mix(h, UInt64(after) << 32 | UInt64(text.count) << 1 | (rightToLeft ? 1 : 0))
             h = Self.mix(h, text.words.0)
@@ -169,6 +181,12 @@ final class ShapeCache: @unchecked Sendable {
         var breakAdjusts: SIMD16<Int32> { isPlain ? SIMD16() : breakAdjustsOrGlyphs }
         /// The clusters' glyphs, if the piece `isPlain`.
         var glyphs: SIMD16<Int32>? { isPlain ? breakAdjustsOrGlyphs : nil }
+
+        /// No piece (a stored piece has at least one cluster): what `ShapeCache.shape`'s list of pieces
+        /// found holds for one not found. Not a list of `Shape?`: appending nil copied a whole optional,
+        /// and reading whether an element was nil called out for it, per piece.
+        static var missing: Shape { Shape() }
+        var isMissing: Bool { count == 0 }
     }
 
     /// Counters since the measurer was created.
@@ -192,6 +210,13 @@ final class ShapeCache: @unchecked Sendable {
     private static let shardCount = 16   // a power of two
     /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
     private let uncachable = Atomic<Int>(0)
+    /// Which keys were ever stored in the piece table: a bit per key's hash (see ``HashFilter``), set
+    /// by every store, so that a piece never stored, most of the misses on text that repeats little,
+    /// costs a load instead of a lock and a probe. Keys stored and evicted keep their bit, so the
+    /// filter is sized for many times the table's capacity of distinct keys.
+    private let storedPieces = HashFilter(wordCount: 16_384)   // 128 KiB, 2^20 bits
+    /// Misses that `storedPieces` answered, without the shard that counts the others.
+    private let unprobedMisses = Atomic<Int>(0)
     private let runsShapedWhole = Atomic<Int>(0)
     /// The keys' hash seed, per cache (a `static let` cost a `swift_once` check per key).
     private let keySeed = UInt64.random(in: 0...UInt64.max)
@@ -202,10 +227,8 @@ final class ShapeCache: @unchecked Sendable {
     private let scales = InlineArray<4, Atomic<Int32>> { _ in Atomic(0) }
     /// Which pieces are stored plain at some size: a bit per piece (by `Key.hashAtAnyScale`; others
     /// share it), set when one is stored, so that a piece never stored plain is not looked for at
-    /// every other size, two look-ups per new word. `calloc`'s memory: a page is touched only when a
-    /// bit in it is set.
-    private let plainPieces: UnsafeMutablePointer<Atomic<UInt64>>
-    private static let plainPieceWords = 8_192   // 64 KiB, 2^19 bits
+    /// every other size, two look-ups per new word.
+    private let plainPieces = HashFilter(wordCount: 8_192)   // 64 KiB, 2^19 bits
     /// What the piece table cannot hold (see ``SpanCache``).
     private let spans: SpanCache
 
@@ -215,23 +238,11 @@ final class ShapeCache: @unchecked Sendable {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
         shards = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
         spans = SpanCache(capacity: max(64, capacity / 32))
-        // All zero bits are an `Atomic<UInt64>` of 0.
-        plainPieces = calloc(Self.plainPieceWords, MemoryLayout<UInt64>.stride)!
-            .bindMemory(to: Atomic<UInt64>.self, capacity: Self.plainPieceWords)
-    }
-
-    deinit {
-        free(plainPieces)
-    }
-
-    /// The word and bit of `key`'s piece in `plainPieces`.
-    private func plainPieceBit(_ key: Key) -> (word: Int, mask: UInt64) {
-        let hash = key.hashAtAnyScale(seed: keySeed)
-        return (Int(truncatingIfNeeded: hash >> 6) & (Self.plainPieceWords - 1), 1 << (hash & 63))
     }
 
     var statistics: Statistics {
-        var statistics = Statistics(misses: uncachable.load(ordering: .relaxed),
+        var statistics = Statistics(misses: uncachable.load(ordering: .relaxed)
+                                        + unprobedMisses.load(ordering: .relaxed),
                                     runsShapedWhole: runsShapedWhole.load(ordering: .relaxed),
                                     stretchesWidened: stretchesWidened.load(ordering: .relaxed),
                                     spanHits: spans.hits, resized: resized.load(ordering: .relaxed))
@@ -250,6 +261,26 @@ final class ShapeCache: @unchecked Sendable {
         (key.hash >> 24) & (Self.shardCount - 1)
     }
 
+    /// The shape stored for `key`, if any, counted as a hit or a miss: a key never stored (see
+    /// `storedPieces`) is not looked up, and its miss is added to `unprobed` (for `unprobedMisses`,
+    /// once per run).
+    @inline(__always)
+    private func value(for key: Key, unprobed: inout Int) -> Shape? {
+        guard storedPieces.mayContain(UInt64(UInt(bitPattern: key.hash))) else {
+            unprobed += 1
+            return nil
+        }
+        return shards.withLock(shard(key)) { $0.value(for: key, hash: key.hash) }
+    }
+
+    /// Stores `shape` for `key` in the piece table.
+    @inline(__always)
+    private func set(_ shape: Shape, for key: Key) {
+        assert(!shape.isMissing, "a stored piece has a cluster")
+        storedPieces.insert(UInt64(UInt(bitPattern: key.hash)))
+        shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
+    }
+
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
     /// adjustment at its byte offset in the paragraph. `font` is the `hb_font_t` of the font whose
     /// identity is `fontID` (the caller holds its ``HBFont``).
@@ -262,11 +293,12 @@ final class ShapeCache: @unchecked Sendable {
         var shaped = scratch.shapedPieces
         var covered = scratch.piecesInSpans
         // Spans found and spans to store: arrays of references, kept in the scratch with their
-        // capacity so that a run with spans allocates nothing for them.
-        var found = scratch.spansFound
-        var newSpans = scratch.spansShaped
-        scratch.spansFound = []
-        scratch.spansShaped = []
+        // capacity so that a run with spans allocates nothing for them. Swapped out and back, not
+        // copied: no reference counting for the many runs that find and store no span.
+        var found: [(first: Int, end: Int, shape: SpanCache.Shape)] = []
+        var newSpans: [(SpanCache.Key, SpanCache.Start, SpanCache.Shape)] = []
+        swap(&found, &scratch.spansFound)
+        swap(&newSpans, &scratch.spansShaped)
         defer {
             // Hand the (emptied, maybe grown) lists back for the next run.
             bounds.removeAll()
@@ -279,10 +311,10 @@ final class ShapeCache: @unchecked Sendable {
             scratch.pieceShapes = cached
             scratch.shapedPieces = shaped
             scratch.piecesInSpans = covered
-            found.removeAll(keepingCapacity: true)
-            newSpans.removeAll(keepingCapacity: true)
-            scratch.spansFound = found
-            scratch.spansShaped = newSpans
+            if !found.isEmpty { found.removeAll(keepingCapacity: true) }
+            if !newSpans.isEmpty { newSpans.removeAll(keepingCapacity: true) }
+            swap(&found, &scratch.spansFound)
+            swap(&newSpans, &scratch.spansShaped)
         }
         bounds.append(run.start)
         for offset in (run.start + 1)..<max(run.start + 1, run.end)
@@ -308,15 +340,15 @@ final class ShapeCache: @unchecked Sendable {
             keys.append(Key(font: fontID, script: run.script.rawValue, rightToLeft: rightToLeft,
                             before: edges.before(start), after: edges.after(end), text: text, seed: keySeed))
         }
-        var uncachablePieces = 0
+        var uncachablePieces = 0, unprobed = 0
         for piece in 0..<pieceCount {
             covered.append(false)
             guard let key = keys[piece] else {
                 uncachablePieces += 1
-                cached.append(nil)
+                cached.append(.missing)
                 continue
             }
-            cached.append(shards.withLock(shard(key)) { $0.value(for: key, hash: key.hash) })
+            cached.append(value(for: key, unprobed: &unprobed) ?? .missing)
         }
         // A piece not found at its size may be stored plain at another (see `resized`). One not found may be
         // in a stored span (see `SpanCache`), which starts with it or, as a widened stretch does, with
@@ -324,11 +356,12 @@ final class ShapeCache: @unchecked Sendable {
         // from the piece table.
         var next = 0
         lookups: while next < pieceCount {
-            guard cached[next] == nil else {
+            guard cached[next].isMissing else {
                 next += 1
                 continue
             }
-            if resizes, let key = keys[next], let shape = resized(key, font: font) {
+            if resizes, let key = keys[next], plainPieces.mayContain(key.hashAtAnyScale),
+               let shape = resized(key, font: font) {
                 cached[next] = shape
                 next += 1
                 continue
@@ -336,7 +369,7 @@ final class ShapeCache: @unchecked Sendable {
             var first = next
             var span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, fontID: fontID,
                                  rightToLeft: rightToLeft, edges: edges)
-            while span == nil && first > 0 && next - first < Self.maximumWidenings && cached[first - 1] != nil {
+            while span == nil && first > 0 && next - first < Self.maximumWidenings && !cached[first - 1].isMissing {
                 first -= 1
                 span = self.span(startingAt: first, bounds: bounds, keys: keys, bytes: bytes, fontID: fontID,
                                  rightToLeft: rightToLeft, edges: edges, covering: next)
@@ -345,13 +378,14 @@ final class ShapeCache: @unchecked Sendable {
                 // A number made of characters shaped before is put together from them.
                 let range = bounds[next]..<bounds[next + 1]
                 if Self.isNumeric(bytes[range]) {
-                    cached[next] = assembled(range, of: bytes, fontID: fontID, rightToLeft: rightToLeft, edges: edges)
+                    cached[next] = assembled(range, of: bytes, fontID: fontID, rightToLeft: rightToLeft, edges: edges,
+                                             unprobed: &unprobed) ?? .missing
                 }
                 next += 1
                 continue lookups
             }
             for piece in span.first..<span.end {
-                cached[piece] = nil
+                cached[piece] = .missing
                 covered[piece] = true
             }
             found.append(span)
@@ -370,17 +404,17 @@ final class ShapeCache: @unchecked Sendable {
         stretches: while piece < pieceCount {
             if afterFullStretch {
                 for next in piece..<min(piece + Self.maximumStretch, pieceCount)
-                where cached[next] == nil && !covered[next] {
-                    if let key = keys[next] { cached[next] = shards.withLock(shard(key)) { $0.value(for: key, hash: key.hash) } }
+                where cached[next].isMissing && !covered[next] {
+                    if let key = keys[next] { cached[next] = value(for: key, unprobed: &unprobed) ?? .missing }
                 }
             }
-            guard cached[piece] == nil && !covered[piece] else {
+            guard cached[piece].isMissing && !covered[piece] else {
                 piece += 1
                 afterFullStretch = false
                 continue
             }
             var first = piece, last = piece
-            while last + 1 < pieceCount && cached[last + 1] == nil && !covered[last + 1]
+            while last + 1 < pieceCount && cached[last + 1].isMissing && !covered[last + 1]
                     && last + 1 - piece < Self.maximumStretch { last += 1 }
             var widenings = 0
             var extendedEnd = 0
@@ -391,7 +425,7 @@ final class ShapeCache: @unchecked Sendable {
                 // The character this stretch extends into before it belongs to a piece no cached shape
                 // rewrites at the end when an earlier stretch shaped that piece (right after a full or
                 // widened stretch): keep what that stretch wrote there.
-                let kept = first > 0 && cached[first - 1] == nil && !covered[first - 1]
+                let kept = first > 0 && cached[first - 1].isMissing && !covered[first - 1]
                     ? Self.save(extendedStart..<start, of: output) : nil
                 Shaper.shape(Run(start: extendedStart, end: extendedEnd, font: run.font, script: run.script),
                              of: bytes, font: font, scratch: scratch, output: output)
@@ -403,7 +437,7 @@ final class ShapeCache: @unchecked Sendable {
                 // join that fails there tends to fail again, and the run is shaped whole sooner) or any
                 // piece after; the pieces taken in keep this shaping, not their cached one. A span is
                 // not taken in (its pieces are exact only together): the run is shaped whole.
-                guard widenings < Self.maximumWidenings, !startJoinUnsafe || cached[first - 1] != nil,
+                guard widenings < Self.maximumWidenings, !startJoinUnsafe || !cached[first - 1].isMissing,
                       !endJoinUnsafe || !covered[last + 1] else {
                     shapedWhole = true
                     break stretches
@@ -411,11 +445,11 @@ final class ShapeCache: @unchecked Sendable {
                 widenings += 1
                 if startJoinUnsafe {
                     first -= 1
-                    cached[first] = nil
+                    cached[first] = .missing
                 }
                 if endJoinUnsafe {
                     last += 1
-                    cached[last] = nil
+                    cached[last] = .missing
                 }
             }
             if widenings > 0 { stretchesWidened.add(1, ordering: .relaxed) }
@@ -436,20 +470,25 @@ final class ShapeCache: @unchecked Sendable {
         } else {
             // Cached pieces last: the extended stretches wrote over their edge characters.
             for piece in 0..<pieceCount {
-                if let shape = cached[piece] { Self.write(shape, in: bounds[piece]..<bounds[piece + 1], to: output) }
+                guard !cached[piece].isMissing else { continue }
+                Self.write(cached[piece], in: bounds[piece]..<bounds[piece + 1], to: output)
             }
             for span in found { Self.write(span.shape, in: bounds[span.first]..<bounds[span.end], to: output) }
         }
         store(shaped)
         for (key, start, shape) in newSpans { spans.store(shape, for: key, start: start) }
         if uncachablePieces > 0 { uncachable.add(uncachablePieces, ordering: .relaxed) }
+        if unprobed > 0 { unprobedMisses.add(unprobed, ordering: .relaxed) }
         if shapedWhole { runsShapedWhole.add(1, ordering: .relaxed) }
     }
 
     /// Records `scale` among the first four scales seen; whether another one is among them.
     private func hasSeenOtherScales(than scale: Int32) -> Bool {
-        // The common case, one size all along: two loads.
-        if scales[0].load(ordering: .relaxed) == scale && scales[1].load(ordering: .relaxed) == 0 { return false }
+        // The common cases, one size all along or this one among the first two: two loads (the slots
+        // fill in order, see `recordScale`).
+        let first = scales[0].load(ordering: .relaxed)
+        if first == scale { return scales[1].load(ordering: .relaxed) != 0 }
+        if first != 0 && scales[1].load(ordering: .relaxed) == scale { return true }
         return recordScale(scale)
     }
 
@@ -471,13 +510,8 @@ final class ShapeCache: @unchecked Sendable {
     private func store(_ shaped: ScratchList<(Key, Shape)>) {
         for index in 0..<shaped.count {
             let (key, shape) = shaped[index]
-            shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
-            if shape.isPlain {
-                let (word, mask) = plainPieceBit(key)
-                if plainPieces[word].load(ordering: .relaxed) & mask == 0 {
-                    plainPieces[word].bitwiseOr(mask, ordering: .relaxed)
-                }
-            }
+            set(shape, for: key)
+            if shape.isPlain { plainPieces.insert(key.hashAtAnyScale) }
         }
     }
 
@@ -557,12 +591,12 @@ final class ShapeCache: @unchecked Sendable {
     /// missing. Exact for the reason any two cached pieces are: each character was stored from a
     /// shaping where both its joins were safe to concatenate.
     private func assembled(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, fontID: HBFont.ID,
-                           rightToLeft: Bool, edges: Edges) -> Shape? {
+                           rightToLeft: Bool, edges: Edges, unprobed: inout Int) -> Shape? {
         var shape = Shape()
         for offset in range {
             let key = character(at: offset, of: range, bytes: bytes, font: fontID, rightToLeft: rightToLeft,
                                 edges: edges)
-            guard let part = shards.withLock(shard(key), { $0.value(for: key, hash: key.hash) }), part.count == 1 else {
+            guard let part = value(for: key, unprobed: &unprobed), part.count == 1 else {
                 return nil
             }
             let index = Int(shape.count)
@@ -581,6 +615,8 @@ final class ShapeCache: @unchecked Sendable {
                                    keepingGlyphs: Bool = false) -> Shape? {
         var shape = Shape()
         var isPlain = keepingGlyphs
+        // The glyphs, gathered in the same pass while every cluster so far is plain.
+        var glyphs = SIMD16<Int32>()
         for offset in range where output.isClusterStart[offset] {
             let index = Int(shape.count)
             guard index < Shape.capacity, let breakAdjust = Int32(exactly: output.breakAdjust[offset]),
@@ -588,14 +624,15 @@ final class ShapeCache: @unchecked Sendable {
             shape.offsets[index] = UInt8(offset - range.lowerBound)
             shape.advances[index] = advance
             shape.breakAdjustsOrGlyphs[index] = breakAdjust
-            if output.plainGlyph[offset] == Shaper.Output.notPlain { isPlain = false }
+            if isPlain {
+                let glyph = output.plainGlyph[offset]
+                if glyph == Shaper.Output.notPlain { isPlain = false } else { glyphs[index] = Int32(bitPattern: glyph) }
+            }
             shape.count += 1
         }
         if isPlain && !hasScaledSpace(bytes[range]) {
             // Plain clusters have no break adjustment (their advance is the nominal one): room for the glyphs.
-            for index in 0..<Int(shape.count) {
-                shape.breakAdjustsOrGlyphs[index] = Int32(bitPattern: output.plainGlyph[range.lowerBound + Int(shape.offsets[index])])
-            }
+            shape.breakAdjustsOrGlyphs = glyphs
             shape.isPlain = true
         }
         return shape
@@ -619,17 +656,17 @@ final class ShapeCache: @unchecked Sendable {
 
     /// The piece `key` (missing at its size) put together from its plain shape stored at another of
     /// the scales seen, with the nominal advances of `font` (the font of `key`), and stored at its
-    /// size; nil if no other size holds it plain.
+    /// size; nil if no other size holds it plain. Called only for a piece `plainPieces` may hold: most
+    /// pieces that miss were never stored plain, and their check stays inline.
     @inline(never)
     private func resized(_ key: Key, font: OpaquePointer) -> Shape? {
-        let (word, mask) = plainPieceBit(key)
-        guard plainPieces[word].load(ordering: .relaxed) & mask != 0 else { return nil }
         for slot in scales.indices {
             let scale = scales[slot].load(ordering: .relaxed)
             guard scale != 0 else { break }
             guard scale != key.font.scale else { continue }
-            let other = key.at(scale: scale, seed: keySeed)
-            guard let plain = shards.withLock(shard(other), { $0.uncountedValue(for: other, hash: other.hash) }),
+            let other = key.at(scale: scale)
+            guard storedPieces.mayContain(UInt64(UInt(bitPattern: other.hash))),
+                  let plain = shards.withLock(shard(other), { $0.uncountedValue(for: other, hash: other.hash) }),
                   let glyphs = plain.glyphs else { continue }
             var shape = plain
             withUnsafeBytes(of: glyphs) { glyphs in
@@ -641,7 +678,7 @@ final class ShapeCache: @unchecked Sendable {
                                                  UInt32(MemoryLayout<hb_position_t>.stride))
                 }
             }
-            shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
+            set(shape, for: key)
             resized.add(1, ordering: .relaxed)
             return shape
         }

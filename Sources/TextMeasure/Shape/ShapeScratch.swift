@@ -24,7 +24,7 @@ final class ShapeScratch: @unchecked Sendable {
     /// The shaped-piece cache's lists for one run (see `ShapeCache.shape`).
     @exclusivity(unchecked) var pieceBounds = ScratchList<Int>()
     @exclusivity(unchecked) var pieceKeys = ScratchList<ShapeCache.Key?>()
-    @exclusivity(unchecked) var pieceShapes = ScratchList<ShapeCache.Shape?>()
+    @exclusivity(unchecked) var pieceShapes = ScratchList<ShapeCache.Shape>()
     @exclusivity(unchecked) var shapedPieces = ScratchList<(ShapeCache.Key, ShapeCache.Shape)>()
     @exclusivity(unchecked) var piecesInSpans = ScratchList<Bool>()
     @exclusivity(unchecked) var spansFound: [(first: Int, end: Int, shape: SpanCache.Shape)] = []

@@ -27,7 +27,8 @@ import Synchronization
 ///
 /// A span is found from its first piece: when a piece misses in the piece table, the byte lengths of
 /// the spans last stored that start with that piece (``spanLengths(startingWith:)``, up to four) say
-/// which bytes to look up.
+/// which bytes to look up. Most pieces that miss start no span: a filter of the first pieces ever
+/// stored (``HashFilter``) answers for those without a lock or a probe.
 ///
 /// Thread safety: any number of threads at once. Spans and first pieces are in 8 tables each (CLOCK
 /// eviction, see ``ClockTable``), with a lock per table (``LockedShards``).
@@ -79,6 +80,9 @@ final class SpanCache: Sendable {
     private let spans: LockedShards<ClockTable<Key, Shape>>
     private let starts: LockedShards<ClockTable<Start, Lengths>>
     private let hitCount = Atomic<Int>(0)
+    /// The hashes of the first pieces spans were stored for (see ``HashFilter``): 2^19 bits, 64 KiB,
+    /// touched as bits are set.
+    private let startFilter = HashFilter(wordCount: 8_192)
 
     /// A cache of at most `capacity` spans.
     init(capacity: Int) {
@@ -122,8 +126,16 @@ final class SpanCache: Sendable {
     /// the list.
     typealias Lengths = SIMD4<UInt16>
 
-    /// The byte lengths of the spans stored last that start with the piece `start`, if any.
+    /// The byte lengths of the spans stored last that start with the piece `start`, if any. Inlined
+    /// up to the filter, which answers for most pieces.
+    @inline(__always)
     func spanLengths(startingWith start: Start) -> Lengths? {
+        guard startFilter.mayContain(UInt64(UInt(bitPattern: start.hash))) else { return nil }
+        return storedLengths(startingWith: start)
+    }
+
+    @inline(never)
+    private func storedLengths(startingWith start: Start) -> Lengths? {
         starts.withLock(Self.shard(start.hash)) { $0.value(for: start, hash: start.hash) }
     }
 
@@ -142,6 +154,7 @@ final class SpanCache: Sendable {
     func store(_ shape: Shape, for key: Key, start: Start) {
         spans.withLock(Self.shard(key.hash)) { $0.set(shape, for: key, hash: key.hash) }
         let length = UInt16(key.byteCount)
+        startFilter.insert(UInt64(UInt(bitPattern: start.hash)))
         starts.withLock(Self.shard(start.hash)) { table in
             var lengths = table.value(for: start, hash: start.hash) ?? Lengths()
             guard !any(lengths .== length) else { return }
