@@ -8,7 +8,9 @@ missing, starts the server on a free loopback port, and runs wrk for `--duration
 then 64 connections, each request a JSON array of `--items` batch items (corpus texts at phone and
 tablet widths, `--requests` different bodies in rotation). Then the same items, as JSON Lines,
 repeated until the run lasts about as long, go through `textmeasure batch`. Prints requests/s, p50 and
-p99 latency, and items/s for both. Loopback only; every step bounded in time.
+p99 latency, and items/s for both, and the CPU time each spent per item (user + system, of the server's
+process while wrk ran, and of `batch`'s): the rates move with how the host's cores are shared, CPU per
+item much less so. Loopback only; every step bounded in time.
 
 On a machine of 2 cores wrk takes a share of the cores the server runs on, while `batch` reads its
 input from a file, so that unpinned, `batch` gets more of the machine than the server. `--pin` gives
@@ -16,7 +18,7 @@ them the same: the server and `batch` each on the last CPU (`taskset`), wrk on t
 runs the `textmeasure` and `textmeasure-serve` in DIR instead of building (to compare two builds in
 turns, in one hour's load). The load average is printed before and after.
 """
-import argparse, importlib.util, json, os, random, re, shutil, signal, subprocess, sys, tempfile, time
+import argparse, importlib.util, json, os, random, re, resource, shutil, signal, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _spec = importlib.util.spec_from_file_location("compare_pango", os.path.join(ROOT, "Benchmarks", "compare-pango.py"))
@@ -57,18 +59,31 @@ def seconds(value):
     return float(number) * {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}[unit]
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of process `pid` so far, from /proc (all its threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()   # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime, stime
+
+
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_wrk(port, connections, duration, script, client=()):
     threads = min(connections, 2)
     out = subprocess.run([*client, "wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
                           "-s", script, f"http://127.0.0.1:{port}/v1/measure"],
                          check=True, capture_output=True, text=True, timeout=duration + 60).stdout
     rate = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
+    total = int(re.search(r"(\d+) requests in", out).group(1))
     p50 = seconds(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))
     p99 = seconds(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
         sys.exit(f"load-serve: {errors.group(1)} failed responses\n{out}")
-    return rate, p50, p99
+    return rate, p50, p99, total
 
 
 def main():
@@ -114,7 +129,11 @@ def main():
             # Warm up (every body once), as a long-running server would be.
             subprocess.run(["wrk", "-t1", "-c1", "-d2s", "-s", script, f"http://127.0.0.1:{port}/v1/measure"],
                            check=True, capture_output=True, timeout=60)
-            results = {c: run_wrk(port, c, args.duration, script, client) for c in (1, 64)}
+            results, server_cpu = {}, {}
+            for connections in (1, 64):
+                before = cpu_seconds(server.pid)
+                results[connections] = run_wrk(port, connections, args.duration, script, client)
+                server_cpu[connections] = (cpu_seconds(server.pid) - before) / (results[connections][3] * args.items)
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
@@ -133,23 +152,25 @@ def main():
         with open(many, "w", encoding="utf-8") as f:
             for _ in range(repeats):
                 f.write("\n".join(lines) + "\n")
-        start = time.perf_counter()
+        start, cpu_before = time.perf_counter(), children_cpu_seconds()
         subprocess.run([*measuring, textmeasure, "batch"], stdin=open(many, "rb"), stdout=subprocess.DEVNULL, check=True,
                        timeout=600)
         batch_rate = len(lines) * repeats / (time.perf_counter() - start)
+        batch_cpu = (children_cpu_seconds() - cpu_before) / (len(lines) * repeats)
 
     where = (f"server and batch on CPU {cpus[-1]}, wrk on {','.join(map(str, cpus[:-1]))}" if args.pin
              else f"{len(cpus)} cores shared by wrk and the server")
     load_after = os.getloadavg()
     print(f"\n{args.items} items per request, {args.requests} distinct bodies, {args.duration} s per run, {where}; "
           f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
-    print("| client | requests/s | items/s | p50 | p99 |")
-    print("|---|---|---|---|---|")
-    for connections, (rate, p50, p99) in results.items():
+    print("| client | requests/s | items/s | p50 | p99 | CPU per item |")
+    print("|---|---|---|---|---|---|")
+    for connections, (rate, p50, p99, _) in results.items():
         print(f"| wrk, {connections} connection{'s' if connections > 1 else ''} | {rate:,.0f} | {rate * args.items:,.0f} "
-              f"| {p50 * 1e3:.2f} ms | {p99 * 1e3:.2f} ms |")
-    print(f"| `textmeasure batch` ({len(lines) * repeats:,} lines) | | {batch_rate:,.0f} | | |")
-    print(f"\nserve ÷ batch, 64 connections: {results[64][0] * args.items / batch_rate:.2f}")
+              f"| {p50 * 1e3:.2f} ms | {p99 * 1e3:.2f} ms | {server_cpu[connections] * 1e6:.2f} µs |")
+    print(f"| `textmeasure batch` ({len(lines) * repeats:,} lines) | | {batch_rate:,.0f} | | | {batch_cpu * 1e6:.2f} µs |")
+    print(f"\nserve ÷ batch, 64 connections: {results[64][0] * args.items / batch_rate:.2f} in items/s, "
+          f"{batch_cpu / server_cpu[64]:.2f} in items per CPU second")
 
 
 if __name__ == "__main__":
