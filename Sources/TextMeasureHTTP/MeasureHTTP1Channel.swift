@@ -9,14 +9,15 @@ import NIOHTTP1
 ///
 /// The pipeline, from the socket: NIO's `BackPressureHandler`, the wire handler (strictly written
 /// measure requests whose texts are held, answered from their bytes), NIO's response encoder and
-/// request decoder, ``IdleConnectionHandler``, ``QuickMeasureHandler``, ``HTTP1ConformanceHandler``,
-/// the conversion to HTTP types, the channel's async wrapper (Hummingbird's router). Hummingbird's own connection state
-/// handler is taken out: after the conversion, it would not see the requests the quick handler
-/// answers, and would close a connection busy with them as idle; the idle handler keeps its rules
-/// ahead of the quick handler instead. The quick handler comes before the conformance handler so that
-/// the requests it answers pass one handler fewer each way; it takes only requests that handler
-/// would let through unchanged. The handlers are added once Hummingbird has set the pipeline up,
-/// before the connection is read.
+/// request decoder, ``IdleConnectionHandler``, ``QuickMeasureHandler``,
+/// ``HTTP1ConformanceHandler``, the conversion to HTTP types, the channel's async wrapper
+/// (Hummingbird's router). Hummingbird's own connection state handler is taken out: after the
+/// conversion, it would not see the requests the quick handler answers, and would close a
+/// connection busy with them as idle; the idle handler keeps its rules ahead of the quick handler
+/// instead. The quick handler comes before the conformance handler so that the requests it answers
+/// pass one handler fewer each way; it takes only requests that handler would let through
+/// unchanged. The handlers are added once Hummingbird has set the pipeline up, before the
+/// connection is read.
 ///
 /// The back-pressure handler stops reading the connection while its written bytes wait above the
 /// channel's high-water mark, until they drain below the low one. The router's writer waits for
