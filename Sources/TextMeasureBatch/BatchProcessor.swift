@@ -256,8 +256,19 @@ package struct BatchProcessor: Sendable {
     /// - Complexity: One look-up (a lock) and one layout; parsing `line` when `item` is nil.
     package func writeIfHeld(_ item: JSONScanner.ItemFields?, line: UnsafeBufferPointer<UInt8>,
                              to out: inout [UInt8], counts: inout HeldCounts) -> Bool {
-        if let item { return write(request(from: item), to: &out, counts: &counts) }
-        return write(parse(line), to: &out, counts: &counts)
+        guard let item else { return write(parse(line), to: &out, counts: &counts) }
+        // Read where the scanner keeps them: no request made of the fields, whose text and echoed
+        // fields would be copied into it and destroyed with it.
+        let style: TextStyle
+        do throws(StyleRefusal) {
+            style = try self.style(width: item.width, size: item.size, maxLines: item.maxLines, breaking: item.breaking)
+        } catch {
+            error.outcome(item.echoed).write(to: &out)
+            counts.failed += 1
+            return true
+        }
+        return write(text: item.text, spans: [], style: style, width: item.width, extras: item.echoed, to: &out,
+                     counts: &counts)
     }
 
     /// Counts the hits of items written by ``writeIfHeld(_:line:to:counts:)``.
@@ -272,17 +283,25 @@ package struct BatchProcessor: Sendable {
             outcome.write(to: &out)
             counts.failed += 1
         case .request(let request):
-            guard let prepared = texts.held(TextKey(request.text), spans: request.measure.spans,
-                                            style: request.style) else { return false }
-            counts.found += 1
-            do throws(TextMeasureError) {
-                let measurement = try prepared.layout(width: request.width, withLines: false)
-                Outcome.measured(measurement, extras: request.extras).write(to: &out)
-                counts.measured += 1
-            } catch {
-                Self.error(error, request.extras).write(to: &out)
-                counts.failed += 1
-            }
+            return write(text: request.text, spans: request.measure.spans, style: request.style, width: request.width,
+                         extras: request.extras, to: &out, counts: &counts)
+        }
+        return true
+    }
+
+    /// Writes the output of a checked item if its text is held: ``write(_:to:counts:)`` for a request's
+    /// parts.
+    private func write(text: String, spans: [TextSpan], style: TextStyle, width: Double, extras: EchoedFields,
+                       to out: inout [UInt8], counts: inout HeldCounts) -> Bool {
+        guard let prepared = texts.held(TextKey(text), spans: spans, style: style) else { return false }
+        counts.found += 1
+        do throws(TextMeasureError) {
+            let measurement = try prepared.layout(width: width, withLines: false)
+            Outcome.measured(measurement, extras: extras).write(to: &out)
+            counts.measured += 1
+        } catch {
+            Self.error(error, extras).write(to: &out)
+            counts.failed += 1
         }
         return true
     }
@@ -501,13 +520,39 @@ package struct BatchProcessor: Sendable {
     /// its request.
     private func request(text: String, width: Double, size: Double?, maxLines: Int?, breaking: String?,
                          spans: [TextSpan], extras: EchoedFields) -> Parsed {
+        do throws(StyleRefusal) {
+            let style = try self.style(width: width, size: size, maxLines: maxLines, breaking: breaking)
+            return .request(Request(measure: MeasureRequest(text: text, spans: spans, style: style, width: width),
+                                    extras: extras))
+        } catch {
+            return .failed(error.outcome(extras))
+        }
+    }
+
+    /// Why an item's style or width is refused.
+    private enum StyleRefusal: Error {
+        /// A `"breaking"` that names no ``LineBreaking``.
+        case breaking
+        /// A width or style outside the library's ranges.
+        case limits(TextMeasureError)
+
+        /// The item's error outcome.
+        func outcome(_ extras: EchoedFields) -> Outcome {
+            switch self {
+            case .breaking: BatchProcessor.error(BatchProcessor.breakingError, extras)
+            case .limits(let error): BatchProcessor.error(error, extras)
+            }
+        }
+    }
+
+    /// The processor's style with an item's size, line limit and line breaking (nil for those it does
+    /// not give), checked with its width.
+    private func style(width: Double, size: Double?, maxLines: Int?, breaking: String?) throws(StyleRefusal) -> TextStyle {
         var style = self.style
         if let size { style.size = size }
         if let maxLines { style.maxLines = maxLines }
         if let breaking {
-            guard let breaking = LineBreaking(rawValue: breaking) else {
-                return .failed(Self.error(Self.breakingError, extras))
-            }
+            guard let breaking = LineBreaking(rawValue: breaking) else { throw .breaking }
             style.breaking = breaking
         }
         // Ranges are the library's own (`MeasurementLimits`), checked before any work; what the
@@ -516,9 +561,9 @@ package struct BatchProcessor: Sendable {
             try MeasurementLimits.check(width: width)
             try MeasurementLimits.check(style)
         } catch {
-            return .failed(Self.error(error, extras))
+            throw .limits(error)
         }
-        return .request(Request(measure: MeasureRequest(text: text, spans: spans, style: style, width: width), extras: extras))
+        return style
     }
 
     /// The error for a `"breaking"` that names no ``LineBreaking``.
