@@ -61,6 +61,12 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the next request is handed on without asking the endpoint: ``WireMeasureHandler`` asked
     /// it already, and its texts are not all held.
     private var handsOnNext = false
+    /// The response head ``wireResponse(to:allocator:)`` writes, kept for its capacity.
+    private var head: [UInt8] = []
+    /// The status code ``statusLine(_:)`` made a line for last, and the line.
+    private var lastStatusLine: (code: Int, bytes: [UInt8]) = (-1, [])
+    /// The status code answered last, and the metrics of the route's requests answered with it.
+    private var lastSeries: (code: Int, series: ServerMetrics.RequestSeries)?
     /// The `Date` value of the second ``dateSecond``.
     private var date = ""
     private var dateSecond: time_t = -1
@@ -147,25 +153,47 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return nil
         }
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
-        let status = HTTPResponseStatus(statusCode: reply.status)
-        var buffer = allocator.buffer(capacity: reply.bytes.count + 160)
-        // What NIO's encoder writes for the head ``answer(_:body:start:context:)`` writes.
-        buffer.writeStaticString("HTTP/1.1 ")
-        buffer.writeString(String(status.code))
-        buffer.writeStaticString(" ")
-        buffer.writeString(status.reasonPhrase)
-        buffer.writeStaticString("\r\n")
+        // What NIO's encoder writes for the head ``answer(_:body:start:context:)`` writes, made in an
+        // array kept from one response to the next: two writes into the buffer (each checks its
+        // capacity and that its storage is not shared), not one for each piece of the head.
+        head.removeAll(keepingCapacity: true)
+        head.append(contentsOf: statusLine(reply.status))
         headerLines(of: reply) { name, value in
-            buffer.writeStaticString(name)
-            buffer.writeStaticString(": ")
-            buffer.writeString(value)
-            buffer.writeStaticString("\r\n")
+            head.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            head.append(UInt8(ascii: ":"))
+            head.append(UInt8(ascii: " "))
+            var value = value
+            value.withUTF8 { head.append(contentsOf: $0) }
+            head.append(UInt8(ascii: "\r"))
+            head.append(UInt8(ascii: "\n"))
         }
-        buffer.writeStaticString("\r\n")
+        head.append(UInt8(ascii: "\r"))
+        head.append(UInt8(ascii: "\n"))
+        var buffer = allocator.buffer(capacity: head.count + reply.bytes.count)
+        buffer.writeBytes(head)
         buffer.writeBytes(reply.bytes)
-        metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
+        recordRequest(status: reply.status, duration: .now - start)
         metrics.requestFinished()
         return buffer
+    }
+
+    /// `HTTP/1.1 <code> <reason>` and CR LF, as NIO's encoder writes the status line for the status
+    /// `code` (the route's status has no reason phrase of its own, so NIO writes its standard one); the
+    /// last one made is kept.
+    private func statusLine(_ code: Int) -> [UInt8] {
+        if code != lastStatusLine.code {
+            let status = HTTPResponseStatus(statusCode: code)
+            lastStatusLine = (code, Array("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8))
+        }
+        return lastStatusLine.bytes
+    }
+
+    /// Counts a measure request answered with `status` that took `duration`.
+    private func recordRequest(status: Int, duration: Duration) {
+        if lastSeries?.code != status {
+            lastSeries = (status, metrics.requestSeries(path: Self.path, status: status))
+        }
+        lastSeries!.series.record(duration)
     }
 
     /// Answers a taken request read whole, or hands it on.
@@ -194,7 +222,7 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
                       promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        metrics.recordRequest(path: Self.path, status: reply.status, duration: .now - start)
+        recordRequest(status: reply.status, duration: .now - start)
         metrics.requestFinished()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }

@@ -77,10 +77,18 @@ package final class ServerMetrics: Sendable {
         var status: Int
     }
 
-    /// The metrics one answered request adds to.
-    private struct RequestSeries {
-        var count: Counter
-        var latency: DurationHistogram
+    /// The metrics one answered request adds to: its route's and status's count and its route's latency.
+    ///
+    /// Thread safety: `Sendable`; the metrics are atomic or locked.
+    package struct RequestSeries: Sendable {
+        fileprivate var count: Counter
+        fileprivate var latency: DurationHistogram
+
+        /// Counts one answered request that took `duration`.
+        package func record(_ duration: Duration) {
+            count.increment()
+            latency.record(duration)
+        }
     }
 
     /// Latency buckets, from 100 µs to 10 s.
@@ -222,15 +230,17 @@ package final class ServerMetrics: Sendable {
     ///   - status: the response's status code.
     ///   - duration: from the request head to the end of the response.
     package func recordRequest(path: String, status: Int, duration: Duration) {
-        let series = requestSeries(path: path, status: status)
-        series.count.increment()
-        series.latency.record(duration)
+        requestSeries(path: path, status: status).record(duration)
     }
 
     /// The counter and histogram of requests to `path` answered with `status`, made in the registry
     /// the first time and kept: the registry checks a metric's name, labels and help text at every
-    /// look-up, which cost as much as the rest of a request's metrics.
-    private func requestSeries(path: String, status: Int) -> RequestSeries {
+    /// look-up, which cost as much as the rest of a request's metrics. A caller answering many requests
+    /// of one route may keep them in turn (finding them is a lock and a hash of the path).
+    ///
+    /// - Parameters: as ``recordRequest(path:status:duration:)``'s.
+    /// - Returns: The series; ``RequestSeries/record(_:)`` is ``recordRequest(path:status:duration:)``.
+    package func requestSeries(path: String, status: Int) -> RequestSeries {
         let key = SeriesKey(path: path, status: status)
         if let series = state.lock.withLock({ state.requestSeries[key] }) { return series }
         let series = RequestSeries(

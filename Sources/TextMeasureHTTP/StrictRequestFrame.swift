@@ -70,10 +70,13 @@ package struct StrictRequestFrame: Sendable, Equatable {
         enum Stop: Error { case incomplete, unframeable }
 
         let bytes: UnsafeRawBufferPointer
+        /// The bytes read, or the longest head, whichever is shorter.
+        let limit: Int
         var position = 0
 
         init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
+            limit = min(bytes.count, StrictRequestFrame.maximumHeadBytes)
         }
 
         mutating func request(maximumBodyBytes: Int, measurePath: String) -> Outcome {
@@ -88,10 +91,9 @@ package struct StrictRequestFrame: Sendable, Equatable {
 
         /// The next byte, not consumed.
         func peek() throws(Stop) -> UInt8 {
-            guard position < bytes.count else {
+            guard position < limit else {
                 throw position >= StrictRequestFrame.maximumHeadBytes ? .unframeable : .incomplete
             }
-            guard position < StrictRequestFrame.maximumHeadBytes else { throw .unframeable }
             return bytes[position]
         }
 
@@ -126,18 +128,20 @@ package struct StrictRequestFrame: Sendable, Equatable {
         }
 
         mutating func frame(maximumBodyBytes: Int, measurePath: String) throws(Stop) -> Outcome {
-            let method = try run(Self.isTokenByte)
+            // The sets read once a head, not once a byte (each read of a static is a check that it is made).
+            let tokenBytes = Self.tokenBytes, targetBytes = Self.targetBytes
+            let method = try run(tokenBytes.contains)
             guard Self.methods.contains(where: { equals(method, $0, ignoringCase: false) }) else { throw .unframeable }
             try expect(UInt8(ascii: " "))
             guard try peek() == UInt8(ascii: "/") else { throw .unframeable }
-            let target = try run(Self.isTargetByte)
+            let target = try run(targetBytes.contains)
             try expect(" HTTP/1.1\r\n")
 
             var hosts = 0, lengths = 0, length = 0, keepsAlive = true, lines = 0
             while try peek() != UInt8(ascii: "\r") {
                 lines += 1
                 guard lines <= StrictRequestFrame.maximumHeaderLines else { throw .unframeable }
-                let name = try run(Self.isTokenByte)
+                let name = try run(tokenBytes.contains)
                 try expect(UInt8(ascii: ":"))
                 while Self.isSpace(try peek()) { position += 1 }
                 let start = position
@@ -173,22 +177,24 @@ package struct StrictRequestFrame: Sendable, Equatable {
             }
             try expect("\r\n")
             let headLength = position
-            let isMeasure = equals(method, "POST", ignoringCase: false) && bytes[target].elementsEqual(measurePath.utf8)
+            let isMeasure = equals(method, "POST", ignoringCase: false) && Self.equals(bytes[target], measurePath)
                 && hosts == 1 && lengths == 1 && keepsAlive
             return .request(StrictRequestFrame(length: headLength + length, body: headLength..<(headLength + length),
                                                isMeasureRequest: isMeasure))
+        }
+
+        /// Whether `bytes` are the UTF-8 of `text`.
+        static func equals(_ bytes: Slice<UnsafeRawBufferPointer>, _ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { bytes.elementsEqual($0) }   // contiguous bytes, not the string's UTF-8 view
         }
 
         /// The methods framed: those without special framing in the decoder (not `CONNECT`).
         static let methods: [StaticString] = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
 
         /// RFC 9110's `tchar`.
-        static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes.contains(byte) }
-
-        /// RFC 3986's `pchar`, `/` and `?`: the characters of a path and query in origin form.
-        static func isTargetByte(_ byte: UInt8) -> Bool { targetBytes.contains(byte) }
-
         static let tokenBytes = ASCIISet(alphanumericsAnd: "!#$%&'*+-.^_`|~")
+        /// RFC 3986's `pchar`, `/` and `?`: the characters of a path and query in origin form.
         static let targetBytes = ASCIISet(alphanumericsAnd: "-._~!$&'()*+,;=:@%/?")
 
         /// Visible ASCII, space and tab.

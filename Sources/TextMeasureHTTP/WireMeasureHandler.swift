@@ -25,7 +25,8 @@ import NIOCore
 /// first, it goes on to the decoder, which then sees what it would have seen. Each request answered
 /// here counts for the idle handler as a request read (``IdleConnectionHandler/noteAnswer(at:)``); the
 /// bytes of a head not yet whole do not, as they do not in the decoder. The answers written for one
-/// read go out in one flush, at its end or before a request handed on.
+/// read go out in one flush, at its end or before a request handed on; the end of a read goes on to
+/// the decoder only when some bytes did since the last.
 ///
 /// It sits first in the connection's pipeline, before NIO's response encoder and request decoder
 /// (see ``MeasureHTTP1Channel``).
@@ -51,6 +52,9 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
     private(set) var handsOnAll = false
     /// Whether the channel went inactive (possibly while a request handed on was being read).
     private var isClosed = false
+    /// Whether bytes went to the decoder since the last end of a read: if not, the handlers after this
+    /// one have nothing to finish, and the end of the read stops here.
+    private var handedOnSinceReadComplete = false
 
     /// A handler answering through `quick`, telling `idle` of each answer (both of the same connection),
     /// and framing bodies of at most `maximumBodyBytes`.
@@ -69,7 +73,7 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
         if passing > 0 {
             let count = min(passing, bytes.readableBytes)
             passing -= count
-            context.fireChannelRead(wrapInboundOut(bytes.readSlice(length: count)!))
+            handOn(bytes.readSlice(length: count)!, context: context)
         }
         if var held = pending {
             pending = nil
@@ -110,7 +114,7 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
                 if answered { context.flush() }
                 answered = false
                 passing = frame.length - bytes.readableBytes
-                context.fireChannelRead(wrapInboundOut(bytes))
+                handOn(bytes, context: context)
                 return
             case .request(let frame):
                 let response = frame.isMeasureRequest && quick.answersMayGoAhead
@@ -129,16 +133,22 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
                     // The answers so far go out now, not after the router's answer to this one.
                     if answered { context.flush() }
                     answered = false
-                    context.fireChannelRead(wrapInboundOut(bytes.readSlice(length: frame.length)!))
+                    handOn(bytes.readSlice(length: frame.length)!, context: context)
                 }
             }
         }
     }
 
+    /// Hands `bytes` to the decoder.
+    private func handOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        handedOnSinceReadComplete = true
+        context.fireChannelRead(wrapInboundOut(bytes))
+    }
+
     /// Hands `bytes`, and every byte after them, to the decoder.
     private func handOnAll(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         handsOnAll = true
-        if bytes.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(bytes)) }
+        if bytes.readableBytes > 0 { handOn(bytes, context: context) }
     }
 
     /// Hands what is kept to the decoder, and everything after it.
@@ -146,7 +156,7 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
         handsOnAll = true
         if let bytes = pending {
             pending = nil
-            context.fireChannelRead(wrapInboundOut(bytes))
+            handOn(bytes, context: context)
         }
     }
 
@@ -162,6 +172,15 @@ final class WireMeasureHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return false
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // A read answered here whole is nothing to the handlers after this one (the decoder, the idle and
+        // quick handlers, the router's reader: none of them acts on the end of a read it saw nothing of):
+        // the event would pass through each of them for nothing.
+        guard handsOnAll || handedOnSinceReadComplete else { return }
+        handedOnSinceReadComplete = false
+        context.fireChannelReadComplete()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
