@@ -155,7 +155,12 @@ final class QuickMeasureHandler: ChannelDuplexHandler, RemovableChannelHandler {
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
         // What NIO's encoder writes for the head ``answer(_:body:start:context:)`` writes, made in an
         // array kept from one response to the next: two writes into the buffer (each checks its
-        // capacity and that its storage is not shared), not one for each piece of the head.
+        // capacity and that its storage is not shared), not one for each piece of the head. The array
+        // is taken out of the handler while it is written (alone, it grows in place; a property would
+        // be checked for exclusive access at every append).
+        var head = self.head
+        self.head = []
+        defer { self.head = head }
         head.removeAll(keepingCapacity: true)
         head.append(contentsOf: statusLine(reply.status))
         headerLines(of: reply) { name, value in
