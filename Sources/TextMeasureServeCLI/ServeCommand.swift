@@ -101,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-body-bytes, --max-items, --max-text-bytes and --max-connections must be positive")
         }
         guard idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds")
+            throw ValidationError("--idle-timeout \(idleTimeout) is out of range: must be more than 0 and at most 86400 seconds")
         }
         guard shutdownTimeout >= 0, shutdownTimeout <= 3_600 else {
             throw ValidationError("--shutdown-timeout \(shutdownTimeout) is out of range: must be from 0 to 3600 seconds")

@@ -311,15 +311,20 @@ struct ServeShutdownTests {
         #expect(stop?.status == 0)
     }
 
-    /// `--shutdown-timeout` out of range is refused before the server starts, naming the option, the
-    /// value and the range.
-    @Test(arguments: ["-1", "3601", "nan"])
-    func shutdownTimeoutOutOfRange(_ value: String) throws {
+    /// `--shutdown-timeout` and `--idle-timeout` out of range are refused before the server starts,
+    /// naming the option, the value and the range.
+    @Test(arguments: [
+        ("--shutdown-timeout", "-1", "must be from 0 to 3600 seconds"),
+        ("--shutdown-timeout", "3601", "must be from 0 to 3600 seconds"),
+        ("--shutdown-timeout", "nan", "must be from 0 to 3600 seconds"),
+        ("--idle-timeout", "0", "must be more than 0 and at most 86400 seconds"),
+        ("--idle-timeout", "86401", "must be more than 0 and at most 86400 seconds"),
+    ])
+    func timeoutsOutOfRange(_ option: String, _ value: String, _ range: String) throws {
         let refused = try ProcessRunner.run(Self.products.appendingPathComponent("textmeasure-serve"),
-                                            ["--port", "0", "--shutdown-timeout=\(value)"])
+                                            ["--port", "0", "\(option)=\(value)"])
         #expect(refused.status != 0)
         #expect(refused.stdout.isEmpty)
-        #expect(refused.stderr.contains("--shutdown-timeout \(Double(value)!) is out of range: must be from 0 to 3600 seconds"),
-                "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(option) \(Double(value)!) is out of range: \(range)"), "\(refused.stderr)")
     }
 }
