@@ -104,6 +104,8 @@ let package = Package(
                 "TextMeasure", "TextMeasureBatch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGTERM and SIGINT, watched beyond the first (`BoundedShutdown`).
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -151,6 +153,7 @@ let package = Package(
             dependencies: [
                 "TextMeasureHTTP", "TextMeasure", "TextMeasureBatch", "TestSupport", "FramingOracle",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // The pipeline's handlers, in channels driven by the test.
                 .product(name: "NIOCore", package: "swift-nio"),

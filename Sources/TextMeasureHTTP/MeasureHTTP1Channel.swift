@@ -73,7 +73,25 @@ struct MeasureHTTP1Channel: ServerChildChannel {
         try pipeline.addHandler(BackPressureHandler(), position: .first)
     }
 
+    /// Serves the connection with Hummingbird's HTTP/1 handling, until it closes or the task is
+    /// cancelled (the server's shutdown grace period is over: ``BoundedShutdown``); then it closes the
+    /// connection, whatever it still has to write or its client has left unread.
+    ///
+    /// Hummingbird, cancelled, closes only the connection's input. That ends a connection whose
+    /// handling is reading a request or writing an answer, but not one that only waits to close (after
+    /// a request with `Connection: close`, or once the client has closed its side): NIO closes that
+    /// one when its written bytes have gone out, which, with a client that never reads them, is at the
+    /// idle timeout, and the server's shutdown would wait for it.
+    ///
+    /// - Parameters:
+    ///   - value: the connection, as its async wrapper.
+    ///   - logger: the server's logger.
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        let channel = value.channel
+        await withTaskCancellationHandler {
+            await base.handle(value: value, logger: logger)
+        } onCancel: {
+            channel.close(promise: nil)
+        }
     }
 }

@@ -27,6 +27,8 @@ import TextMeasureBatch
 /// wait unread is not read until they drain (``MeasureHTTP1Channel``), and is closed once they have
 /// waited for the idle timeout without draining: a client that pipelines requests without reading
 /// the answers costs the server the channel's high-water mark and one read's answers, not all of them.
+/// At graceful shutdown, a connection is closed once the requests read from it are answered, and at
+/// the end of the grace period (``BoundedShutdown``) whatever it still holds.
 ///
 /// Shaping never runs on an event loop or a cooperative-pool thread: a measure request whose items'
 /// texts are all prepared and held (``MeasureEndpoint/quickReply(to:)``) is answered in the connection's
@@ -39,7 +41,8 @@ import TextMeasureBatch
 /// ```swift
 /// let server = MeasureServer(processor: BatchProcessor(measurer: try TextMeasurer(), style: TextStyle(size: 17),
 ///                                                      preparedTexts: 1_000))
-/// try await server.application(host: "127.0.0.1", port: 8080).runService()   // until SIGTERM or SIGINT
+/// try await BoundedShutdown(gracePeriod: .seconds(10))
+///     .run(server.application(host: "127.0.0.1", port: 8080), logger: Logger(label: "serve"))   // until SIGTERM or SIGINT
 /// ```
 ///
 /// Thread safety: `Sendable`; every route may run on any number of connections at once.
@@ -117,8 +120,9 @@ package struct MeasureServer: Sendable {
     ///     answers waiting unread.
     ///   - logger: the server's logger.
     ///   - onServerRunning: called with the bound port once the server accepts connections.
-    /// - Returns: an application; `runService()` runs it until SIGTERM or SIGINT, then lets in-flight
-    ///   requests finish (swift-service-lifecycle's graceful shutdown).
+    /// - Returns: an application; ``BoundedShutdown/run(_:logger:)`` runs it until SIGTERM or SIGINT,
+    ///   then lets in-flight requests finish within a grace period (swift-service-lifecycle's graceful
+    ///   shutdown) and closes the connections left; `runService()` waits for them without a bound.
     package func application(host: String, port: Int, idleTimeout: Duration = .seconds(60),
                              logger: Logger = Logger(label: "textmeasure-serve"),
                              onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {

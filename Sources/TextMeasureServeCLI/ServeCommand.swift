@@ -22,10 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
             "maxLines"?: Int, "breaking"?: "pango" | "browser" | "browser-strict"}, other fields echoed) or an array of them, and answers with the batch \
-            protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections and \
-            lets requests in flight finish; then what was measured is written to the height store \
-            (--store) before the process exits. --size, --max-lines and --breaking are the style of items \
-            without "size", "maxLines" and "breaking".
+            protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections, \
+            lets requests in flight finish for up to --shutdown-timeout seconds and closes the connections \
+            left (a second signal closes them at once); what was measured is then written to the height \
+            store (--store) before the process exits. --size, --max-lines and --breaking are the style of \
+            items without "size", "maxLines" and "breaking".
 
             GET /demo/ is the web demo (Examples/web: a virtualized chat whose rows are placed with the \
             heights this server gives) and GET /fonts/NAME.ttf the bundled font files it draws with, with \
@@ -73,6 +74,17 @@ struct ServeCommand: AsyncParsableCommand {
         """)
     var idleTimeout: Double = 60
 
+    // 10 s: a measure request is answered in well under a second, so every client that reads its
+    // answer gets it; and of the 30 s a container's orchestrator allows after SIGTERM before it kills
+    // the process (Kubernetes' default terminationGracePeriodSeconds), the rest is enough for the
+    // store's close (a PostgreSQL store's pending writes wait at most 10 s) and the exit.
+    @Option(help: """
+        Seconds that the requests in flight at SIGTERM or SIGINT have to be answered; then the \
+        connections left are closed, whether their clients have read their answers or not, and the \
+        height store is closed. A second signal closes them at once.
+        """)
+    var shutdownTimeout: Double = 10
+
     @Option(help: ArgumentHelp("""
         The web demo's folder, served at /demo/ (default: Examples/web beside the executable or in a \
         folder above it, else the package's own).
@@ -89,7 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-body-bytes, --max-items, --max-text-bytes and --max-connections must be positive")
         }
         guard idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds")
+            throw ValidationError("--idle-timeout \(idleTimeout) is out of range: must be more than 0 and at most 86400 seconds")
+        }
+        guard shutdownTimeout >= 0, shutdownTimeout <= 3_600 else {
+            throw ValidationError("--shutdown-timeout \(shutdownTimeout) is out of range: must be from 0 to 3600 seconds")
         }
     }
 
@@ -127,7 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let result: Result<Void, any Error>
         do {
-            try await service.runService()
+            try await BoundedShutdown(gracePeriod: .seconds(shutdownTimeout)).run(service, logger: logger)
             result = .success(())
         } catch {
             result = .failure(error)
