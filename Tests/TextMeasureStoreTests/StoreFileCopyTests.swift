@@ -110,7 +110,7 @@ struct StoreFileCopyTests {
     @Test func exportWhileAnotherProcessWrites() async throws {
         let folder = StoreFixtures.folder()
         let path = folder + "/heights.sqlite"
-        let first = 500, more = 6_000
+        let first = 500, more = ThreadSanitizerRun.size(6_000, sanitized: 1_500)   // still writing at the first export
         #expect(try StoreFixtures.run(["batch", "--store", path], input: StoreFixtures.batchInput(first, widths: [320])).status == 0)
 
         // A second process measures new texts (the first ones at another width, then new ones) and

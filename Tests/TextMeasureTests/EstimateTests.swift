@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TextMeasure
 
@@ -10,7 +11,7 @@ struct EstimateTests {
 
     /// The conservative estimate is an upper bound: it never undercounts the lines or the height, at
     /// any width, including widths narrower than a glyph, in both engines' line heights.
-    @Test(arguments: [LineBreaking.pango, .browser])
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [LineBreaking.pango, .browser])
     func conservativeEstimateNeverUndercounts(breaking: LineBreaking) throws {
         for text in Fixtures.corpus {
             for size in [11.0, 15.5, 24] {

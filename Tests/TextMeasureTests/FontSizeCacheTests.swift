@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TextMeasure
 
@@ -21,7 +22,8 @@ struct FontSizeCacheTests {
 
     static let text = "The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs."
 
-    @Test func liveFontsStayWithinTheCapacityOverFiveThousandSizes() throws {
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func liveFontsStayWithinTheCapacityOverFiveThousandSizes() throws {
         let face = try Self.privateFace()
         let measurer = TextMeasurer(cascade: try FontCascade(files: [FontFile(path: face.path)]))
         #expect(measurer.cascade.primary === face)

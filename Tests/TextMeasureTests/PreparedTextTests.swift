@@ -19,7 +19,7 @@ struct PreparedTextTests {
     }
 
     /// The valid range is exact: inside it the lines are the same; just outside, they change.
-    @Test(arguments: [11.0, 17, 24], LineBreaking.allCases)
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [11.0, 17, 24], LineBreaking.allCases)
     func validWidthsHoldAndAreTight(size: Double, breaking: LineBreaking) throws {
         for text in Fixtures.corpus {
             let prepared = try measurer.prepare(text, style: TextStyle(size: size, breaking: breaking))
@@ -53,7 +53,7 @@ struct PreparedTextTests {
     /// The whole-segment filler (layout's fast path) finds exactly what the general filler finds: the
     /// same lines, line count, truncation, widest line and valid widths, at widths from the least it
     /// applies at (`PreparedText.wholeSegmentFillWidth`) up to one line, with and without a line limit.
-    @Test(arguments: [11.0, 17, 24], LineBreaking.allCases)
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [11.0, 17, 24], LineBreaking.allCases)
     func wholeSegmentFillingIsTheGeneralFilling(size: Double, breaking: LineBreaking) throws {
         let style = TextStyle(size: size, breaking: breaking)
         let texts = Fixtures.corpus + [
@@ -126,7 +126,7 @@ struct ShapeCacheTests {
     /// Preparing through the cache gives exactly what shaping every run afresh gives, whether the
     /// pieces were cached from the same text, from other texts, or not at all; in Pango's 1/1024 px
     /// units and in the browser modes' 1/65536 px (break adjustments there take 32 bits).
-    @Test(arguments: [11.0, 15.5, 24], [LineBreaking.pango, .browser])
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [11.0, 15.5, 24], [LineBreaking.pango, .browser])
     func cachedPreparationIsIdenticalToUncached(size: Double, breaking: LineBreaking) throws {
         let (uncached, cached) = Self.measurers()
         let style = TextStyle(size: size, breaking: breaking)
@@ -180,7 +180,7 @@ struct ShapeCacheTests {
     /// Random texts made of the corpus's sentences, joined by spaces, punctuation or nothing, as the
     /// benchmarks' cold workload makes them (so spans and pieces meet many neighbours): cached
     /// preparation gives exactly what shaping every run afresh gives.
-    @Test(arguments: [LineBreaking.pango, .browser])
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [LineBreaking.pango, .browser])
     func randomSentenceCombinationsAreIdenticalToUncached(breaking: LineBreaking) throws {
         let (uncached, cached) = Self.measurers()
         let style = TextStyle(size: 13, breaking: breaking)

@@ -32,7 +32,9 @@ struct EstimatedHeightsBatchTests {
         let expected = cache.estimatedHeights(for: rows, width: width)
         let bounds = cache.estimatedHeights(for: rows, width: width, conservative: true)
         var mismatches = 0, undercounts = 0
-        for (index, row) in rows.enumerated() {
+        // Every row, or every 8th in the ThreadSanitizer run, where the batches above are what is checked.
+        for index in stride(from: 0, to: rows.count, by: ThreadSanitizerRun.size(1, sanitized: 8)) {
+            let row = rows[index]
             if expected[index] != cache.estimatedHeight(for: row, width: width) { mismatches += 1 }
             if bounds[index] != cache.estimatedHeight(for: row, width: width, conservative: true) { mismatches += 1 }
         }

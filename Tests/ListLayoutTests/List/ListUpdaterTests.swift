@@ -210,8 +210,9 @@ struct ListUpdaterTests {
         let deliveries = DeliveryLog()
         let holder = Locked<ListUpdater<String, Post, ManualClock>?>(nil)
         let updater = ListUpdater(list: list, clock: ManualClock()) { changes in
-            deliveries.record(changes, list: list)
             holder.withLock { $0 }?.cancel()   // returns: the lock is the delivery's own
+            // Recorded after the cancel, so that the test's wait ends only once the cancel returned.
+            deliveries.record(changes, list: list)
         }
         holder.withLock { $0 = updater }
         updater.submit(try Self.snapshot(0..<3))

@@ -58,7 +58,7 @@ struct OffsetTreeBatchTests {
 
     /// Random mixes on trees from empty to thousands of entries (one leaf, two levels, three), with
     /// sparse and dense edits: every strategy gives the plain array's entries, offsets and marks.
-    @Test(arguments: [0, 1, 40, 129, 700, 6_000])
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [0, 1, 40, 129, 700, 6_000])
     func randomBatchesMatchAPlainArray(size: Int) {
         var rng = SplitMix64(seed: 0xBA7C4 &+ UInt64(size))
         for round in 0..<(size > 1_000 ? 40 : 150) {
