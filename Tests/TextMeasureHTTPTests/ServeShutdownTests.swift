@@ -9,7 +9,7 @@ import TextMeasureHTTP
 import UnixSignals
 
 /// ``BoundedShutdown`` with services that do or do not heed graceful shutdown, signals fed by the test.
-@Suite("bounded shutdown")
+@Suite("bounded shutdown", .timeLimit(.minutes(5)))   // a signal not heeded would wait out an hour
 struct BoundedShutdownTests {
     /// What a ``TestService`` went through.
     final class Log: Sendable {
@@ -55,41 +55,40 @@ struct BoundedShutdownTests {
         return logger
     }
 
-    @Test func theFirstSignalShutsDownGracefully() async throws {
+    /// Runs a ``TestService`` under a ``BoundedShutdown`` of `gracePeriod`, sending each signal once
+    /// the service has recorded the event paired with it, and returns what the service went through.
+    static func shutdown(gracePeriod: Duration, heedsGracefulShutdown: Bool,
+                         sending signals: [(signal: UnixSignal, after: String)]) async throws -> [String] {
         let log = Log()
-        let (signals, sender) = AsyncStream<UnixSignal>.makeStream()
-        async let run: Void = BoundedShutdown(gracePeriod: .seconds(3_600))
-            .run(TestService(heedsGracefulShutdown: true, log: log), signals: signals, logger: Self.logger)
-        await log.waitFor("started")
-        sender.yield(.sigterm)
+        let (stream, sender) = AsyncStream<UnixSignal>.makeStream()
+        async let run: Void = BoundedShutdown(gracePeriod: gracePeriod)
+            .run(TestService(heedsGracefulShutdown: heedsGracefulShutdown, log: log), signals: stream, logger: logger)
+        for (signal, event) in signals {
+            await log.waitFor(event)
+            sender.yield(signal)
+        }
         try await run
-        #expect(log.recorded == ["started", "graceful shutdown", "returned"])
+        return log.recorded
+    }
+
+    @Test func theFirstSignalShutsDownGracefully() async throws {
+        let recorded = try await Self.shutdown(gracePeriod: .seconds(3_600), heedsGracefulShutdown: true,
+                                               sending: [(.sigterm, after: "started")])
+        #expect(recorded == ["started", "graceful shutdown", "returned"])
     }
 
     /// A service still running when the grace period ends is cancelled.
     @Test func theEndOfTheGracePeriodCancels() async throws {
-        let log = Log()
-        let (signals, sender) = AsyncStream<UnixSignal>.makeStream()
-        async let run: Void = BoundedShutdown(gracePeriod: .milliseconds(100))
-            .run(TestService(heedsGracefulShutdown: false, log: log), signals: signals, logger: Self.logger)
-        await log.waitFor("started")
-        sender.yield(.sigint)
-        try await run
-        #expect(log.recorded == ["started", "graceful shutdown", "cancelled"])
+        let recorded = try await Self.shutdown(gracePeriod: .milliseconds(100), heedsGracefulShutdown: false,
+                                               sending: [(.sigint, after: "started")])
+        #expect(recorded == ["started", "graceful shutdown", "cancelled"])
     }
 
     /// A second signal cancels at once, however long the grace period.
     @Test func aSecondSignalCancels() async throws {
-        let log = Log()
-        let (signals, sender) = AsyncStream<UnixSignal>.makeStream()
-        async let run: Void = BoundedShutdown(gracePeriod: .seconds(3_600))
-            .run(TestService(heedsGracefulShutdown: false, log: log), signals: signals, logger: Self.logger)
-        await log.waitFor("started")
-        sender.yield(.sigterm)
-        await log.waitFor("graceful shutdown")
-        sender.yield(.sigterm)
-        try await run
-        #expect(log.recorded == ["started", "graceful shutdown", "cancelled"])
+        let recorded = try await Self.shutdown(gracePeriod: .seconds(3_600), heedsGracefulShutdown: false,
+                                               sending: [(.sigterm, after: "started"), (.sigterm, after: "graceful shutdown")])
+        #expect(recorded == ["started", "graceful shutdown", "cancelled"])
     }
 
     /// A service that fails ends the run with its error, before any signal.
@@ -230,17 +229,46 @@ struct ServeShutdownTests {
         return (client, rows + 150 + 8)
     }
 
+    /// A server with a store file (`path`) and room for large request bodies, started with
+    /// `--shutdown-timeout` and `--idle-timeout` as given, that has measured `rows` rows answered and
+    /// the rows of a connection whose answers wait unread (``measureRowsAndLeaveAnswersUnread(port:rows:)``).
+    static func startWithUnreadAnswers(shutdownTimeout: Int, idleTimeout: Int, rows: Int) async throws
+        -> (server: Server, path: String, unread: HTTPTestClient, rowsBefore: Int) {
+        let path = try TemporaryFolders.make(prefix: "serve-shutdown") + "/heights.sqlite"
+        let server = try await start(["--store", path, "--shutdown-timeout", "\(shutdownTimeout)",
+                                      "--idle-timeout", "\(idleTimeout)", "--max-body-bytes", "16777216"])
+        do {
+            let (unread, rowsBefore) = try await measureRowsAndLeaveAnswersUnread(port: server.port, rows: rows)
+            return (server, path, unread, rowsBefore)
+        } catch {
+            kill(server.process.processIdentifier, SIGKILL)
+            throw error
+        }
+    }
+
+    /// Sends SIGTERM with a request in flight on `client`: its head and the first bytes of `body`, then,
+    /// once the server counts it in flight (with the metrics request) and its listening socket refuses
+    /// connections, the rest of the body, which fails if the server has closed the connection already.
+    ///
+    /// - Returns: When the signal was sent.
+    static func signalWithRequestInFlight(_ server: Server, client: HTTPTestClient, body: String) async throws
+        -> DispatchTime {
+        try await client.send(head(bodyBytes: body.utf8.count, close: true) + body.prefix(20))
+        try await waitForMetric("textmeasure_http_requests_in_flight", port: server.port) { $0 >= 2 }
+        let signalled = send(SIGTERM, to: server.process)
+        try await waitUntilRefused(port: server.port)
+        try? await client.send(String(body.dropFirst(20)))
+        return signalled
+    }
+
     /// SIGTERM with a connection whose answers wait unread and another whose request is in flight,
     /// with `Connection: close` and a large answer its client never reads: the server closes both once
     /// the grace period is over and exits 0, within the grace period and a margin, with every row
     /// measured before the signal in its store file.
     @Test func clientsThatDoNotReadDoNotHoldTheShutdown() async throws {
-        let folder = try TemporaryFolders.make(prefix: "serve-shutdown")
-        let path = folder + "/heights.sqlite"
-        let server = try await Self.start(["--store", path, "--shutdown-timeout", "5", "--idle-timeout", "120",
-                                           "--max-body-bytes", "16777216"])
+        let (server, path, unread, rowsBefore) = try await Self.startWithUnreadAnswers(shutdownTimeout: 5, idleTimeout: 120,
+                                                                                       rows: 600)
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let (unread, rowsBefore) = try await Self.measureRowsAndLeaveAnswersUnread(port: server.port, rows: 600)
 
         // In flight at the signal: the head and a piece of the body; the rest is sent once the
         // shutdown has begun, and the answer (12 MB, more than the sockets' buffers can grow to) is
@@ -248,13 +276,7 @@ struct ServeShutdownTests {
         // answer has gone out, which cancelling Hummingbird's handling alone does not cut short.
         let last = Self.measureBody("Last", items: 4, padBytes: 3_000_000)
         let closing = try HTTPTestClient(port: server.port, timeout: 600)
-        try await closing.send(Self.head(bodyBytes: last.utf8.count, close: true) + last.prefix(20))
-        // The request for the metrics is in flight as well.
-        try await Self.waitForMetric("textmeasure_http_requests_in_flight", port: server.port) { $0 >= 2 }
-
-        let signalled = Self.send(SIGTERM, to: server.process)
-        try await Self.waitUntilRefused(port: server.port)
-        try? await closing.send(String(last.dropFirst(20)))   // fails if the server has closed it already
+        let signalled = try await Self.signalWithRequestInFlight(server, client: closing, body: last)
         let stop = await Self.exit(of: server.process, since: signalled, within: 120)
         let stopped = try #require(stop, "still running 120 s after SIGTERM")
         #expect(stopped.seconds < Self.stopLimit, "\(stopped.seconds) s from SIGTERM to the exit")
@@ -271,12 +293,9 @@ struct ServeShutdownTests {
     /// A second SIGTERM ends the grace period at once: with an hour's grace, the server exits soon
     /// after it, with its rows stored.
     @Test func aSecondSIGTERMEndsTheGracePeriod() async throws {
-        let folder = try TemporaryFolders.make(prefix: "serve-shutdown")
-        let path = folder + "/heights.sqlite"
-        let server = try await Self.start(["--store", path, "--shutdown-timeout", "3600", "--idle-timeout", "3600",
-                                           "--max-body-bytes", "16777216"])
+        let (server, path, unread, rowsBefore) = try await Self.startWithUnreadAnswers(shutdownTimeout: 3_600,
+                                                                                       idleTimeout: 3_600, rows: 100)
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let (unread, rowsBefore) = try await Self.measureRowsAndLeaveAnswersUnread(port: server.port, rows: 100)
 
         _ = Self.send(SIGTERM, to: server.process)
         try await Self.waitUntilRefused(port: server.port)   // the first signal was taken
@@ -297,11 +316,7 @@ struct ServeShutdownTests {
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         let body = Self.measureBody("Answered", items: 300, padBytes: 100)
         let client = try HTTPTestClient(port: server.port, timeout: 600)
-        try await client.send(Self.head(bodyBytes: body.utf8.count, close: true) + body.prefix(20))
-        try await Self.waitForMetric("textmeasure_http_requests_in_flight", port: server.port) { $0 >= 2 }
-        let signalled = Self.send(SIGTERM, to: server.process)
-        try await Self.waitUntilRefused(port: server.port)
-        try await client.send(String(body.dropFirst(20)))
+        let signalled = try await Self.signalWithRequestInFlight(server, client: client, body: body)
         let reply = try await client.readReply()
         #expect(reply.status == 200)
         let items = try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [[String: Any]])
