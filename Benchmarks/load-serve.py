@@ -7,7 +7,7 @@ Builds `textmeasure` and `textmeasure-serve` in release mode, installs wrk (Debi
 missing, starts the server on a free loopback port, and runs wrk for `--duration` seconds with 1 and
 then 64 connections, each request a JSON array of `--items` batch items (corpus texts at phone and
 tablet widths, `--requests` different bodies in rotation). Then the same items, as JSON Lines,
-repeated until the run lasts about as long, go through `textmeasure batch`. Prints requests/s, p50 and
+repeated until the warm run lasts about as long, go through `textmeasure batch`. Prints requests/s, p50 and
 p99 latency, and items/s for both, and the CPU time each spent per item (user + system, of the server's
 process while wrk ran, and of `batch`'s): the rates move with how the host's cores are shared, CPU per
 item much less so. Loopback only; every step bounded in time.
@@ -138,20 +138,27 @@ def main():
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
 
-        # The same items through `batch`, repeated to about the same duration.
+        # The same items through `batch`, repeated until the warm run lasts about as long as a wrk run:
+        # the repeats are counted from the time a repeat adds (ten copies against one), not from one
+        # copy's time, which is mostly the process starting and measuring the items cold.
         lines = [json.dumps(item, ensure_ascii=False) for body in bodies for item in body]
-        one = os.path.join(tmp, "items.jsonl")
-        with open(one, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
-        start = time.perf_counter()
-        subprocess.run([*measuring, textmeasure, "batch"], stdin=open(one, "rb"), stdout=subprocess.DEVNULL, check=True,
-                       timeout=600)
-        once = time.perf_counter() - start
-        repeats = max(1, min(1000, int(args.duration / max(once, 1e-3))))
-        many = os.path.join(tmp, "items-repeated.jsonl")
-        with open(many, "w", encoding="utf-8") as f:
-            for _ in range(repeats):
-                f.write("\n".join(lines) + "\n")
+
+        def batch_file(name, repeats):
+            path = os.path.join(tmp, name)
+            with open(path, "w", encoding="utf-8") as f:
+                for _ in range(repeats):
+                    f.write("\n".join(lines) + "\n")
+            return path
+
+        def batch_seconds(path):
+            start = time.perf_counter()
+            subprocess.run([*measuring, textmeasure, "batch"], stdin=open(path, "rb"), stdout=subprocess.DEVNULL,
+                           check=True, timeout=600)
+            return time.perf_counter() - start
+
+        once, ten = batch_seconds(batch_file("items-1.jsonl", 1)), batch_seconds(batch_file("items-10.jsonl", 10))
+        repeats = max(10, min(5000, int(args.duration / max((ten - once) / 9, 1e-4))))
+        many = batch_file("items-repeated.jsonl", repeats)
         start, cpu_before = time.perf_counter(), children_cpu_seconds()
         subprocess.run([*measuring, textmeasure, "batch"], stdin=open(many, "rb"), stdout=subprocess.DEVNULL, check=True,
                        timeout=600)
