@@ -1,4 +1,3 @@
-import Dispatch
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -35,7 +34,8 @@ import TextMeasureBatch
 /// pipeline, layout alone, by a ``QuickMeasureHandler``, with the bytes, headers and metrics the route
 /// would give (by a ``WireMeasureHandler`` from the bytes read, before HTTP parsing, when the request
 /// is written plainly and arrives whole); any other goes through the router, and is measured on a
-/// Dispatch worker while the handler awaits the result. A slow client (a body trickling in) only holds
+/// Dispatch worker while the handler awaits the result (``MeasuringQueue``; not at all if shutdown's
+/// grace period ends first). A slow client (a body trickling in) only holds
 /// its own connection; a malformed one gets its 4xx without any measuring.
 ///
 /// ```swift
@@ -53,7 +53,8 @@ package struct MeasureServer: Sendable {
     package let metrics: ServerMetrics
     /// Folders whose files are served under their URL prefixes (none by default).
     package let staticFolders: [StaticFolder]
-    private let queue = DispatchQueue(label: "textmeasure.serve.measure", attributes: .concurrent)
+    /// Measures what needs shaping, off the event loops and the cooperative pool.
+    private let measuring: MeasuringQueue
 
     /// A server measuring with `processor` within `limits`.
     ///
@@ -64,6 +65,7 @@ package struct MeasureServer: Sendable {
     ///     covers a path answers it).
     package init(processor: BatchProcessor, limits: ServerLimits = ServerLimits(), staticFolders: [StaticFolder] = []) {
         endpoint = MeasureEndpoint(processor: processor, limits: limits)
+        measuring = MeasuringQueue(endpoint: endpoint)
         metrics = ServerMetrics(processor: processor)
         self.staticFolders = staticFolders
     }
@@ -177,9 +179,7 @@ package struct MeasureServer: Sendable {
         if let quick = endpoint.quickReply(to: body) {
             reply = quick
         } else {
-            reply = await withCheckedContinuation { (continuation: CheckedContinuation<MeasureEndpoint.Reply, Never>) in
-                queue.async { [endpoint] in continuation.resume(returning: endpoint.respond(to: body)) }
-            }
+            reply = await measuring.reply(to: body)
         }
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
         return Self.json(reply.status, bytes: reply.bytes)
