@@ -35,8 +35,8 @@ import TextMeasureBatch
 /// would give (by a ``WireMeasureHandler`` from the bytes read, before HTTP parsing, when the request
 /// is written plainly and arrives whole); any other goes through the router, and is measured on a
 /// Dispatch worker while the handler awaits the result (``MeasuringQueue``; not at all if shutdown's
-/// grace period ends first). A slow client (a body trickling in) only holds
-/// its own connection; a malformed one gets its 4xx without any measuring.
+/// grace period ends first). A slow client (a body trickling in) only holds its own connection; a
+/// malformed one gets its 4xx without any measuring.
 ///
 /// ```swift
 /// let server = MeasureServer(processor: BatchProcessor(measurer: try TextMeasurer(), style: TextStyle(size: 17),
