@@ -18,15 +18,15 @@ public enum ProcessRunner {
     /// outputs are pumped on separate threads so that no pipe fills up and blocks the child.
     public static func run(_ executable: URL, _ arguments: [String], input: String = "",
                            directory: URL? = nil) throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+        process.currentDirectoryURL = directory
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try start(process)
+        process.standardInput = .pipe(stdin)
+        process.standardOutput = .pipe(stdout)
+        process.standardError = .pipe(stderr)
+        try process.run()
         _ = brokenPipesIgnored
         let writer = Thread {
             // A child may exit before it reads all its input (or be stopped by a sanitizer): the write
@@ -42,28 +42,6 @@ public enum ProcessRunner {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
                        stderr: String(decoding: errors.wait(), as: UTF8.self))
-    }
-
-    /// Starts `process` from a thread of its own whose signal mask is empty.
-    ///
-    /// A child inherits the signal mask of the thread that spawns it, and test threads (Dispatch
-    /// workers) block every signal: a shell started from one would never see SIGCHLD, and its `wait`
-    /// for a background job would never return.
-    public static func start(_ process: Process) throws {
-        let outcome = OutcomeBox()
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            do {
-                try process.run()
-                outcome.set(nil)
-            } catch {
-                outcome.set(error)
-            }
-        }
-        thread.start()
-        if let error = outcome.wait() { throw error }
     }
 
     /// SIGPIPE ignored in this process, once: a write to a child that has gone returns EPIPE.
@@ -120,26 +98,5 @@ private final class DataBox: @unchecked Sendable {
         defer { condition.unlock() }
         while data == nil { condition.wait() }
         return data!
-    }
-}
-
-/// The error (or none) of starting a process on another thread.
-private final class OutcomeBox: @unchecked Sendable {
-    // @unchecked: `value` is only touched while `condition` is locked.
-    private let condition = NSCondition()
-    private var value: (any Error)??
-
-    func set(_ error: (any Error)?) {
-        condition.lock()
-        value = .some(error)
-        condition.signal()
-        condition.unlock()
-    }
-
-    func wait() -> (any Error)? {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value!
     }
 }

@@ -11,13 +11,13 @@ struct ServeProcessTests {
     static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
     /// Starts `textmeasure serve --port 0 arguments…`; returns the process and the port it printed.
-    static func startServe(_ arguments: [String] = []) async throws -> (Process, Int) {
-        let process = Process()
+    static func startServe(_ arguments: [String] = []) async throws -> (ChildProcess, Int) {
+        let process = ChildProcess()
         process.executableURL = Self.products.appendingPathComponent("textmeasure")
         process.arguments = ["serve", "--port", "0"] + arguments
         let output = Pipe()
-        process.standardOutput = output
-        try ProcessRunner.start(process)   // signals unblocked, as from a shell
+        process.standardOutput = .pipe(output)
+        try process.run()
         let (port, _) = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: ProcessRunner.listeningPort(output)) }
         }
@@ -29,7 +29,7 @@ struct ServeProcessTests {
     }
 
     /// Sends SIGTERM; returns the exit status.
-    static func stop(_ process: Process) async -> Int32 {
+    static func stop(_ process: ChildProcess) async -> Int32 {
         kill(process.processIdentifier, SIGTERM)
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -99,11 +99,11 @@ struct ServeProcessTests {
         #expect(log == 0, "\(log) bytes left in the log")
         let copy = folder + "/copy.sqlite"
         try FileManager.default.copyItem(atPath: path, toPath: copy)
-        let stats = Process()
+        let stats = ChildProcess()
         stats.executableURL = Self.products.appendingPathComponent("textmeasure")
         stats.arguments = ["store", "stats", copy]
         let output = Pipe()
-        stats.standardOutput = output
+        stats.standardOutput = .pipe(output)
         try stats.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         stats.waitUntilExit()
@@ -128,11 +128,11 @@ struct ServeProcessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("textmeasure")
         try FileManager.default.copyItem(at: Self.products.appendingPathComponent("textmeasure"), to: copy)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = copy
         process.arguments = ["serve"]
         let error = Pipe()
-        process.standardError = error
+        process.standardError = .pipe(error)
         try process.run()
         let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -141,11 +141,11 @@ struct ServeProcessTests {
     }
 
     @Test func serveHelpIsTheServersHelp() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = Self.products.appendingPathComponent("textmeasure")
         process.arguments = ["serve", "--help"]
         let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = .pipe(output)
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

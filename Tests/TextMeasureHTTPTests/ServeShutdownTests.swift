@@ -118,20 +118,20 @@ struct ServeShutdownTests {
 
     /// A running `textmeasure-serve`, its port and its standard error.
     struct Server {
-        var process: Process
+        var process: ChildProcess
         var port: Int
         var errors: Pipe
     }
 
     /// Starts `textmeasure-serve --port 0 arguments…`.
     static func start(_ arguments: [String]) async throws -> Server {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = products.appendingPathComponent("textmeasure-serve")
         process.arguments = ["--port", "0", "--no-demo"] + arguments
         let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try ProcessRunner.start(process)   // signals unblocked, as from a shell
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(errors)
+        try process.run()
         let (port, _) = await HTTPTestClient.offPool { ProcessRunner.listeningPort(output) }
         guard let port else {
             process.terminate()
@@ -141,7 +141,7 @@ struct ServeShutdownTests {
     }
 
     /// Sends `signal` to `process`; returns when it was sent.
-    static func send(_ signal: Int32, to process: Process) -> DispatchTime {
+    static func send(_ signal: Int32, to process: ChildProcess) -> DispatchTime {
         let now = DispatchTime.now()
         kill(process.processIdentifier, signal)
         return now
@@ -150,7 +150,7 @@ struct ServeShutdownTests {
     /// Waits for `process` to exit, until `limit` seconds after `start` (killing it then).
     ///
     /// - Returns: its exit status and the seconds from `start` to its exit, or nil if it had to be killed.
-    static func exit(of process: Process, since start: DispatchTime, within limit: Double) async
+    static func exit(of process: ChildProcess, since start: DispatchTime, within limit: Double) async
         -> (status: Int32, seconds: Double)? {
         await HTTPTestClient.offPool {
             func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }

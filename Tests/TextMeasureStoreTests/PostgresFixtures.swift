@@ -47,7 +47,7 @@ enum PostgresFixtures {
     /// A `textmeasure batch` whose input the test writes piece by piece, reading its output as it comes.
     final class FedBatch: @unchecked Sendable {
         // @unchecked: `output` and `errors` are only touched under `lock`.
-        private let process = Process()
+        private let process = ChildProcess()
         private let input = Pipe()
         private let lock = NSCondition()
         private var output = Data()
@@ -58,10 +58,10 @@ enum PostgresFixtures {
             process.executableURL = StoreFixtures.executable
             process.arguments = arguments
             let stdout = Pipe(), stderr = Pipe()
-            process.standardInput = input
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try ProcessRunner.start(process)
+            process.standardInput = .pipe(input)
+            process.standardOutput = .pipe(stdout)
+            process.standardError = .pipe(stderr)
+            try process.run()
             for (pipe, isOutput) in [(stdout, true), (stderr, false)] {
                 let thread = Thread { [self] in
                     while true {
@@ -110,7 +110,7 @@ enum PostgresFixtures {
     /// A `textmeasure serve --port 0` process.
     final class Serve: @unchecked Sendable {
         // @unchecked: set once in `init`, then only read.
-        let process = Process()
+        let process = ChildProcess()
         let port: Int
         private let errors = Pipe()
 
@@ -118,9 +118,9 @@ enum PostgresFixtures {
             process.executableURL = StoreFixtures.executable
             process.arguments = ["serve", "--port", "0"] + arguments
             let output = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try ProcessRunner.start(process)
+            process.standardOutput = .pipe(output)
+            process.standardError = .pipe(errors)
+            try process.run()
             let (port, line) = ProcessRunner.listeningPort(output)
             guard let port else {
                 process.terminate()

@@ -105,14 +105,14 @@ final class PostgresServer: @unchecked Sendable {
 
     /// Starts psql running `sql` and keeps it running (a session holding a lock, say) until the
     /// returned process is terminated.
-    func psqlInBackground(_ sql: String, database: String) throws -> Process {
-        let process = Process()
+    func psqlInBackground(_ sql: String, database: String) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.binaries! + "/psql")
         process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", Self.role,
                              "-d", database.split(separator: "/").last.map(String.init) ?? database, "-c", sql]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessRunner.start(process)
+        process.standardOutput = .null
+        process.standardError = .null
+        try process.run()
         return process
     }
 
@@ -165,61 +165,30 @@ final class PostgresServer: @unchecked Sendable {
 
     /// Runs one of the PostgreSQL binaries as the server's user, to its end.
     ///
-    /// Not through Foundation's `Process`: it learns that a child ended when a socket the child
-    /// inherited is closed by every process holding it, and `pg_ctl start` leaves a server running
-    /// that would hold it (the test would wait for its exit forever). Here the child gets only its
-    /// standard descriptors (input from /dev/null, output to a log), an empty signal mask (test
-    /// threads block every signal) and default signal actions, and is reaped with `waitpid`.
+    /// Its output goes to a file, not a pipe: `pg_ctl start` leaves a server running that would hold
+    /// a pipe open, and reading to its end would wait for the server's exit.
     private static func run(_ tool: String, _ arguments: [String]) throws {
         let path = binaries! + "/" + tool
         // `cd /`: the server's user may not be able to enter the test's working folder.
         let command = ["/bin/sh", "-c", "cd / && exec \"$0\" \"$@\""]
             + (serverUser.map { ["/usr/sbin/runuser", "-u", $0, "--"] } ?? []) + [path] + arguments
         let log = try TemporaryFolders.make(prefix: "postgres-output") + "/output"
-        let status = try spawnAndWait(command, output: log)
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard descriptor >= 0 else { throw Failure("\(log): \(String(cString: strerror(errno)))") }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardInput = .null
+        process.standardOutput = .handle(output)
+        process.standardError = .handle(output)
+        try process.run()
+        process.waitUntilExit()
+        let status = process.terminationStatus
         guard status == 0 else {
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw Failure("\(tool) failed (status \(status)): \(output)")
         }
-    }
-
-    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), found at run time: the C header
-    /// declares it only for _GNU_SOURCE.
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let closeFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
-
-    /// Runs `command` (a path and its arguments) with only descriptors 0 to 2 open, output appended
-    /// to `output`; returns its wait status.
-    private static func spawnAndWait(_ command: [String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        guard let closeFrom, closeFrom(&actions, 3) == 0 else {
-            throw Failure("posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34 or later needed)")
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw Failure("posix_spawn \(command[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw Failure("waitpid: \(String(cString: strerror(errno)))") }
-        }
-        return status
     }
 
     private static func shell(_ command: String) throws {

@@ -118,13 +118,13 @@ struct StoreFileCopyTests {
         let input = StoreFixtures.batchInput(first + more, widths: [200])
         let inputPath = folder + "/input.jsonl"
         try #require(FileManager.default.createFile(atPath: inputPath, contents: Data(input.utf8)))
-        let writer = Process()
+        let writer = ChildProcess()
         writer.executableURL = StoreFixtures.executable
         writer.arguments = ["batch", "--store", path, "--chunk", "64"]
-        writer.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
+        writer.standardInput = .handle(try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath)))
         let output = Pipe()
-        writer.standardOutput = output
-        try ProcessRunner.start(writer)
+        writer.standardOutput = .pipe(output)
+        try writer.run()
         // An event, not a length of time: its first results are out, so it has begun writing rows.
         let firstOutput = output.fileHandleForReading.availableData
         #expect(!firstOutput.isEmpty)
