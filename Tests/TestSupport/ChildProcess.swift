@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Configure the properties, then call ``run()`` once. After that, ``processIdentifier``,
 /// ``isRunning``, ``waitUntilExit()``, ``terminationStatus`` and ``terminate()`` may be called from
-/// any thread.
+/// any thread. A child is reaped only by ``isRunning`` or ``waitUntilExit()``: one that is terminated
+/// and never waited for stays a zombie until the tests end, holding nothing but its process ID.
 public final class ChildProcess: @unchecked Sendable {
     // @unchecked: the configuration is only written before `run()`, on one thread; `state` is only
     // touched while `lock` is held.
