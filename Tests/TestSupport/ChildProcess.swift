@@ -97,8 +97,8 @@ public final class ChildProcess: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        // Its own process group, as Foundation's `Process` does: a ^C meant for the tests does not
-        // reach the children twice.
+        // Its own process group, as with Foundation's `Process`, which the tests were written for:
+        // a signal to the tests' group (a ^C) does not reach the child; the tests stop it themselves.
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
                                                     | POSIX_SPAWN_SETPGROUP))
