@@ -66,8 +66,8 @@ public final class ChildProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (descriptor, stream) in [(STDIN_FILENO, standardInput), (STDOUT_FILENO, standardOutput),
-                                     (STDERR_FILENO, standardError)] {
+        let streams = [(STDIN_FILENO, standardInput), (STDOUT_FILENO, standardOutput), (STDERR_FILENO, standardError)]
+        for (descriptor, stream) in streams {
             switch stream {
             case nil:
                 break
@@ -110,8 +110,7 @@ public final class ChildProcess: @unchecked Sendable {
             throw Failure("posix_spawn \(executableURL.path): \(String(cString: strerror(spawned)))")
         }
         state = .running(pid)
-        for (descriptor, stream) in [(STDIN_FILENO, standardInput), (STDOUT_FILENO, standardOutput),
-                                     (STDERR_FILENO, standardError)] {
+        for (descriptor, stream) in streams {
             guard case .pipe(let pipe)? = stream else { continue }
             try? (descriptor == STDIN_FILENO ? pipe.fileHandleForReading : pipe.fileHandleForWriting).close()
         }

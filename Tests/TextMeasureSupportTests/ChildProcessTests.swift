@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TextMeasureSupport
 
 /// The tests' own way of starting child processes: what the child inherits, and how its end is
 /// reported.
@@ -24,7 +25,7 @@ struct ChildProcessTests {
             try #require(descriptor >= 0)
             held.append(descriptor)
         }
-        let answers = Answers()
+        let answers = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             // `cat` waits for its input to end; meanwhile its descriptors are listed from here.
             let child = ChildProcess()
@@ -35,14 +36,14 @@ struct ChildProcessTests {
             do {
                 try child.run()
                 let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.processIdentifier)/fd")
-                answers.append(open.sorted().joined(separator: " "))
+                answers.withLock { $0.append(open.sorted().joined(separator: " ")) }
             } catch {
-                answers.append("\(error)")
+                answers.withLock { $0.append("\(error)") }
             }
             try? input.fileHandleForWriting.close()
             child.waitUntilExit()
         }
-        #expect(answers.all == Array(repeating: "0 1 2", count: 16))
+        #expect(answers.withLock { $0 } == Array(repeating: "0 1 2", count: 16))
     }
 
     @Test func childrenGetTheParentsEnvironment() throws {
@@ -90,17 +91,17 @@ struct ChildProcessTests {
         #expect(!child.isRunning)
         try child.run()
         #expect(child.processIdentifier > 0)
-        let polled = Answers()
+        let polled = Locked<[String]>([])
         let poller = Thread {
             while child.isRunning { usleep(1_000) }
-            polled.append("ended \(child.terminationStatus)")
+            polled.withLock { $0.append("ended \(child.terminationStatus)") }
         }
         poller.start()
         child.waitUntilExit()
         #expect(!child.isRunning)
         #expect(child.terminationStatus == 7)
-        while polled.all.isEmpty { usleep(1_000) }
-        #expect(polled.all == ["ended 7"])
+        while polled.withLock({ $0.isEmpty }) { usleep(1_000) }
+        #expect(polled.withLock { $0 } == ["ended 7"])
         #expect(throws: ChildProcess.Failure.self) { try child.run() }
     }
 
@@ -120,24 +121,5 @@ struct ChildProcessTests {
         child.terminate()
         child.waitUntilExit()
         #expect(child.terminationStatus == SIGTERM)
-    }
-}
-
-/// Strings appended from several threads.
-private final class Answers: @unchecked Sendable {
-    // @unchecked: `strings` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var strings: [String] = []
-
-    func append(_ string: String) {
-        lock.lock()
-        strings.append(string)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return strings
     }
 }
