@@ -27,23 +27,33 @@ struct ChildProcessTests {
         }
         let answers = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            // `cat` waits for its input to end; meanwhile its descriptors are listed from here.
+            // `cat` waits for its input to end; meanwhile its descriptors are listed from here. Not at
+            // once: while it starts, the loader and `setlocale` hold a file open for a moment. A line
+            // echoed back says that it has started and is waiting to read again.
             let child = ChildProcess()
             child.executableURL = URL(fileURLWithPath: "/bin/cat")
-            let input = Pipe()
+            let input = Pipe(), output = Pipe()
             child.standardInput = .pipe(input)
-            child.standardOutput = .null
+            child.standardOutput = .pipe(output)
             do {
                 try child.run()
+                try input.fileHandleForWriting.write(contentsOf: Data("started\n".utf8))
+                var echoed = Data()
+                while !echoed.contains(UInt8(ascii: "\n")) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    echoed += chunk
+                }
                 let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.processIdentifier)/fd")
-                answers.withLock { $0.append(open.sorted().joined(separator: " ")) }
+                let listed = String(decoding: echoed, as: UTF8.self) + open.sorted().joined(separator: " ")
+                answers.withLock { $0.append(listed) }
             } catch {
                 answers.withLock { $0.append("\(error)") }
             }
             try? input.fileHandleForWriting.close()
             child.waitUntilExit()
         }
-        #expect(answers.withLock { $0 } == Array(repeating: "0 1 2", count: 16))
+        #expect(answers.withLock { $0 } == Array(repeating: "started\n0 1 2", count: 16))
     }
 
     @Test func childrenGetTheParentsEnvironment() throws {
