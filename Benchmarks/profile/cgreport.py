@@ -30,7 +30,8 @@ PW = 'specialized static Preparer.Builder.pieceWidths(window:boundary:of:run:fon
 PLAN = 'PrepareScratch.shapePlan(font:)'
 SCRATCH_DEFER = 'specialized $defer #1 <A>() in static PrepareScratch.withScratch<A>(_:)'
 BATCH_ENTRIES = ['BatchRun.run()', 'BatchCommand.run()']   # after / before 33409c2
-CLOSURE = 'closure #1 in BatchProcessor.process(_:)'
+# The per-block closure that processes lines and writes their outcomes (renamed with the block output).
+CLOSURES = ['closure #1 in closure #1 in BatchProcessor.outputBlocks(_:)', 'closure #1 in BatchProcessor.process(_:)']
 PROCESS_LINE = 'BatchProcessor.process(_:after:reused:)'
 
 
@@ -51,6 +52,7 @@ def components(p):
         return next((n for n in names if n in p.by_name), names[0])
 
     entry = max(BATCH_ENTRIES, key=I)
+    closure = max(CLOSURES, key=I)
     prepare = first('TextMeasurer.prepare(_:style:)', 'Preparer.prepare(_:style:fonts:)')
     prepared = first('PreparedTextCache.prepared(_:spans:style:)', 'PreparedTextCache.prepared(_:style:)')
     clusters = first('Itemizer.clusters(of:flags:levels:styles:into:)', 'Itemizer.clusters(of:flags:into:)')
@@ -71,17 +73,19 @@ def components(p):
         layout += measure - I(prepared) - I('PreparedText.layout(width:withLines:)')
     else:         # since: `process(_:after:reused:)` asks for the prepared text and lays it out itself
         measure = I(prepared) + layout
-    json = sum(child(CLOSURE, x) for x in [
+    json = sum(child(closure, x) for x in [
         'JSONScanner.value(depth:)', 'JSONScanner.string()',
         'specialized _ContiguousArrayBuffer._consumeAndCreateNew(bufferIsUnique:minimumCapacity:growForAppend:)',
         'outlined consume of JSONValue', 'BatchProcessor.parse(item:)', 'outlined destroy of BatchProcessor.Parsed'])
     json += sum(child(PROCESS_LINE, x) for x in [
-        'specialized static JSONScanner.parse(_:textLike:)', 'BatchProcessor.parse(item:)', 'TextKey.init(_:)',
+        'specialized static JSONScanner.item(_:textLike:)', 'specialized static JSONScanner.parse(_:textLike:)',
+        'BatchProcessor.parse(item:)', 'TextKey.init(_:)',
         'JSONScanner.itemObject()',
         'outlined destroy of JSONScanner.Item', 'outlined destroy of BatchProcessor.Parsed'])
-    out = (child(CLOSURE, 'BatchProcessor.Outcome.write(to:)') + child(CLOSURE, 'String.append(_:)')
+    out = (child(closure, 'BatchProcessor.Outcome.write(to:)') + child(closure, 'String.append(_:)')
            + child('BatchProcessor.process(_:)', 'BidirectionalCollection<>.joined(separator:)')
-           + child(entry, 'OutputWriter.write(_:)') + child(CLOSURE, 'outlined destroy of BatchProcessor.Outcome'))
+           + child(entry, 'OutputWriter.write(_:)') + child(entry, 'ChunkWriter.write(_:)')
+           + child(closure, 'outlined destroy of BatchProcessor.Outcome'))
     run = I(entry)
     inp_glue = run - out - json - measure - dictionaries
     startup = p.total - run
