@@ -96,12 +96,22 @@ public final class TextMeasurer: Sendable {
         self.init(cascade: cascades.regular, styledFaces: .given(cascades), shapeCacheCapacity: shapeCacheCapacity)
     }
 
-    private init(cascade: FontCascade, styledFaces: StyledFaces, shapeCacheCapacity: Int) {
+    private convenience init(cascade: FontCascade, styledFaces: StyledFaces, shapeCacheCapacity: Int) {
+        self.init(cascade: cascade, styledFaces: styledFaces,
+                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
+    }
+
+    /// A measurer with the fonts of `cascade` and `shapeCache` as its cache of shaped pieces (for
+    /// tests that size the cache's parts themselves).
+    convenience init(cascade: FontCascade, shapeCache: ShapeCache) {
+        self.init(cascade: cascade, styledFaces: .given(FontCascades(regular: cascade)), shapeCache: shapeCache)
+    }
+
+    private init(cascade: FontCascade, styledFaces: StyledFaces, shapeCache: ShapeCache?) {
         self.cascade = cascade
         self.styledFaces = styledFaces
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
-        self.preparer = Preparer(cascade: cascade,
-                                 shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
+        self.preparer = Preparer(cascade: cascade, shapeCache: shapeCache)
         // The break analysis's shared set-up (once per process), here rather than in the first text,
         // where other threads' first texts would wait for it (the batch makes its measurer on a
         // thread of its own while it reads its input).

@@ -210,11 +210,12 @@ final class ShapeCache: Sendable {
     private static let shardCount = 16   // a power of two
     /// Pieces too long to be cached (the shards count the others' hits and misses, under their locks).
     private let uncachable = Atomic<Int>(0)
-    /// Which keys were ever stored in the piece table: a bit per key's hash (see ``HashFilter``), set
-    /// by every store, so that a piece never stored, most of the misses on text that repeats little,
-    /// costs a load instead of a lock and a probe. Keys stored and evicted keep their bit, so the
-    /// filter is sized for many times the table's capacity of distinct keys.
-    private let storedPieces = HashFilter(wordCount: 16_384)   // 128 KiB, 2^20 bits
+    /// Which keys were stored in the piece table: a bit per key's hash (see ``HashFilter``), set by
+    /// every store, so that a piece never stored, most of the misses on text that repeats little,
+    /// costs a load instead of a lock and a probe. Keys stored and evicted keep their bit (until a
+    /// refill, see `refillPieceFilters`), so the filter is sized for many times the table's capacity
+    /// of distinct keys.
+    private let storedPieces: HashFilter
     /// Misses that `storedPieces` answered, without the shard that counts the others.
     private let unprobedMisses = Atomic<Int>(0)
     private let runsShapedWhole = Atomic<Int>(0)
@@ -228,16 +229,25 @@ final class ShapeCache: Sendable {
     /// Which pieces are stored plain at some size: a bit per piece (by `Key.hashAtAnyScale`; others
     /// share it), set when one is stored, so that a piece never stored plain is not looked for at
     /// every other size, two look-ups per new word.
-    private let plainPieces = HashFilter(wordCount: 8_192)   // 64 KiB, 2^19 bits
+    private let plainPieces: HashFilter
     /// What the piece table cannot hold (see ``SpanCache``).
     private let spans: SpanCache
 
     /// A cache of at most `capacity` pieces, and a thirty-second as many spans (they are fewer and
     /// larger: 1,562 for the default capacity held every span of the 6,000 cold benchmark texts).
-    init(capacity: Int) {
+    /// `filterWords` (a power of two, at least 2) sizes the filter of stored pieces, 128 KiB by
+    /// default (2^20 bits); the filters of plain pieces and of spans' first pieces are half as large.
+    init(capacity: Int, filterWords: Int = 16_384) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
         shards = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
-        spans = SpanCache(capacity: max(64, capacity / 32))
+        storedPieces = HashFilter(wordCount: filterWords)
+        plainPieces = HashFilter(wordCount: filterWords / 2)
+        spans = SpanCache(capacity: max(64, capacity / 32), filterWords: filterWords / 2)
+    }
+
+    /// Times the filters of stored pieces, of plain pieces and of spans' first pieces were refilled.
+    var filterRefills: (storedPieces: Int, plainPieces: Int, spanStarts: Int) {
+        (storedPieces.refills, plainPieces.refills, spans.filterRefills)
     }
 
     var statistics: Statistics {
@@ -277,8 +287,29 @@ final class ShapeCache: Sendable {
     @inline(__always)
     private func set(_ shape: Shape, for key: Key) {
         assert(!shape.isMissing, "a stored piece has a cluster")
-        storedPieces.insert(UInt64(UInt(bitPattern: key.hash)))
+        let refillDue = storedPieces.insert(UInt64(UInt(bitPattern: key.hash)))
         shards.withLock(shard(key)) { $0.set(shape, for: key, hash: key.hash) }
+        if refillDue { refillPieceFilters() }
+    }
+
+    /// Clears the filters of stored and plain pieces and sets the bits of the pieces the table holds
+    /// now, once one of them has half its clear bits set: in a long-running process (`serve`) new
+    /// pieces keep setting bits, evicted ones keep theirs, and a filter with most bits set lets
+    /// through the look-ups it is there to spare. Both are refilled in the one pass over the table.
+    @inline(never)
+    private func refillPieceFilters() {
+        let stored = storedPieces.beginRefill(), plain = plainPieces.beginRefill()
+        guard stored || plain else { return }
+        for index in 0..<shards.count {
+            shards.withLock(index) { table in
+                table.forEach { key, shape in
+                    if stored { storedPieces.insert(UInt64(UInt(bitPattern: key.hash))) }
+                    if plain && shape.isPlain { plainPieces.insert(key.hashAtAnyScale) }
+                }
+            }
+        }
+        if stored { storedPieces.endRefill() }
+        if plain { plainPieces.endRefill() }
     }
 
     /// Shapes `run` (through the cache), writing each HarfBuzz cluster's advance, start mark and break
@@ -511,7 +542,7 @@ final class ShapeCache: Sendable {
         for index in 0..<shaped.count {
             let (key, shape) = shaped[index]
             set(shape, for: key)
-            if shape.isPlain { plainPieces.insert(key.hashAtAnyScale) }
+            if shape.isPlain && plainPieces.insert(key.hashAtAnyScale) { refillPieceFilters() }
         }
     }
 

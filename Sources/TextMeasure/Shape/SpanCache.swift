@@ -80,19 +80,23 @@ final class SpanCache: Sendable {
     private let spans: LockedShards<ClockTable<Key, Shape>>
     private let starts: LockedShards<ClockTable<Start, Lengths>>
     private let hitCount = Atomic<Int>(0)
-    /// The hashes of the first pieces spans were stored for (see ``HashFilter``): 2^19 bits, 64 KiB,
-    /// touched as bits are set.
-    private let startFilter = HashFilter(wordCount: 8_192)
+    /// The hashes of the first pieces spans were stored for (see ``HashFilter``): 2^19 bits, 64 KiB
+    /// by default, touched as bits are set; refilled from `starts` when half its clear bits are set.
+    private let startFilter: HashFilter
 
-    /// A cache of at most `capacity` spans.
-    init(capacity: Int) {
+    /// A cache of at most `capacity` spans, with a filter of `filterWords` (a power of two) words.
+    init(capacity: Int, filterWords: Int = 8_192) {
         let perShard = max(1, (capacity + Self.shardCount - 1) / Self.shardCount)
         spans = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
         starts = LockedShards(count: Self.shardCount) { _ in ClockTable(capacity: perShard) }
+        startFilter = HashFilter(wordCount: filterWords)
     }
 
     /// Spans found.
     var hits: Int { hitCount.load(ordering: .relaxed) }
+
+    /// Times the filter of spans' first pieces was refilled.
+    var filterRefills: Int { startFilter.refills }
 
     /// The key of `bytes` (a span) with the piece table's other key fields; `seed` is the hash seed.
     static func key(font: HBFont.ID, script: UInt32, rightToLeft: Bool, before: UInt32, after: UInt32,
@@ -154,13 +158,26 @@ final class SpanCache: Sendable {
     func store(_ shape: Shape, for key: Key, start: Start) {
         spans.withLock(Self.shard(key.hash)) { $0.set(shape, for: key, hash: key.hash) }
         let length = UInt16(key.byteCount)
-        startFilter.insert(UInt64(UInt(bitPattern: start.hash)))
+        let refillDue = startFilter.insert(UInt64(UInt(bitPattern: start.hash)))
         starts.withLock(Self.shard(start.hash)) { table in
             var lengths = table.value(for: start, hash: start.hash) ?? Lengths()
             guard !any(lengths .== length) else { return }
             lengths = Lengths(length, lengths[0], lengths[1], lengths[2])
             table.set(lengths, for: start, hash: start.hash)
         }
+        if refillDue { refillStartFilter() }
+    }
+
+    /// Clears the filter and sets the bits of the first pieces `starts` holds now (see ``HashFilter``).
+    @inline(never)
+    private func refillStartFilter() {
+        guard startFilter.beginRefill() else { return }
+        for index in 0..<starts.count {
+            starts.withLock(index) { table in
+                table.forEach { start, _ in startFilter.insert(UInt64(UInt(bitPattern: start.hash))) }
+            }
+        }
+        startFilter.endRefill()
     }
 
     /// Bits of the hash that neither a table's buckets (the low bits) nor its tags (the high 32) use.

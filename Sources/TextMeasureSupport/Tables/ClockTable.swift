@@ -49,6 +49,15 @@ package struct ClockTable<Key, Value> {
     }
 
     @inlinable package var count: Int { entries.count }
+
+    /// Calls `body` with each entry's key and value, in no particular order.
+    ///
+    /// - Parameter body: Called once per entry.
+    /// - Complexity: O(*n*) in the entries.
+    @inlinable
+    package func forEach(_ body: (Key, Value) -> Void) {
+        for entry in entries { body(entry.key, entry.value) }
+    }
 }
 
 extension ClockTable where Key: Equatable {
