@@ -41,8 +41,9 @@ import Synchronization
 /// Thread safety: any number of threads at once. The pieces are in 16 tables (CLOCK eviction, see
 /// ``ClockTable``) with a lock each (``LockedShards``: no reference counting per look-up, no two
 /// shards on one cache line), taken per piece looked up and per piece stored; they count their hits
-/// and misses under those locks. A piece never stored is not looked up: filters of the keys ever
-/// stored (``HashFilter``: atomic bits, no lock) answer for most misses, and count them once per run.
+/// and misses under those locks. A piece never stored is not looked up: filters of the keys stored
+/// (``HashFilter``: atomic bits, no lock, refilled from the tables as they fill) answer for most
+/// misses, and count them once per run.
 /// (A private, lock-free first level per thread was tried: with the tables this cheap, it cost more in
 /// copies than it saved in locks.)
 final class ShapeCache: Sendable {
