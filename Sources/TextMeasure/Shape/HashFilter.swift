@@ -28,12 +28,14 @@ import Synchronization
 /// store, whose result the caller does not depend on for correctness. One refill runs at a time.
 final class HashFilter: @unchecked Sendable {
     // @unchecked: `words` points to atomics only.
-    /// `calloc`'s memory: a page is touched only when a bit in it is set.
+    /// `calloc`'s memory: a page is touched only when a bit in it is set (until a refill clears them
+    /// all).
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
     private let wordMask: Int
     /// The words whose set bits are counted: the first `sampleWords`.
     private let sampleWords: Int
-    /// Bits set in the counted words (may run a little ahead of the truth while a refill clears them).
+    /// Bits set in the counted words (may be a little off while a refill clears them; ``endRefill()``
+    /// counts them afresh).
     private let sampleBitsSet = Atomic<Int>(0)
     /// The count of `sampleBitsSet` at which a refill is due.
     private let refillAt: Atomic<Int>
@@ -68,7 +70,8 @@ final class HashFilter: @unchecked Sendable {
         (Int(truncatingIfNeeded: hash >> 6) & wordMask, 1 << (hash & 63))
     }
 
-    /// Whether `hash` may have been added (false: certainly not, since the last refill began).
+    /// Whether `hash` may have been added (false: not since the last refill, except for an insert
+    /// that raced with a refill's clearing).
     @inline(__always)
     func mayContain(_ hash: UInt64) -> Bool {
         let (word, mask) = bit(hash)

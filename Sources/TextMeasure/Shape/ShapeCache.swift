@@ -272,8 +272,8 @@ final class ShapeCache: Sendable {
         (key.hash >> 24) & (Self.shardCount - 1)
     }
 
-    /// The shape stored for `key`, if any, counted as a hit or a miss: a key never stored (see
-    /// `storedPieces`) is not looked up, and its miss is added to `unprobed` (for `unprobedMisses`,
+    /// The shape stored for `key`, if any, counted as a hit or a miss: a key the filter says was not
+    /// stored (see `storedPieces`; rarely one stored while a refill ran) is not looked up, and its miss is added to `unprobed` (for `unprobedMisses`,
     /// once per run).
     @inline(__always)
     private func value(for key: Key, unprobed: inout Int) -> Shape? {

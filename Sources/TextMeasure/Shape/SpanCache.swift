@@ -27,8 +27,8 @@ import Synchronization
 ///
 /// A span is found from its first piece: when a piece misses in the piece table, the byte lengths of
 /// the spans last stored that start with that piece (``spanLengths(startingWith:)``, up to four) say
-/// which bytes to look up. Most pieces that miss start no span: a filter of the first pieces ever
-/// stored (``HashFilter``) answers for those without a lock or a probe.
+/// which bytes to look up. Most pieces that miss start no span: a filter of the first pieces stored
+/// (``HashFilter``, refilled from the table as it fills) answers for those without a lock or a probe.
 ///
 /// Thread safety: any number of threads at once. Spans and first pieces are in 8 tables each (CLOCK
 /// eviction, see ``ClockTable``), with a lock per table (``LockedShards``).
