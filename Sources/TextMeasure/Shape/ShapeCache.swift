@@ -273,8 +273,8 @@ final class ShapeCache: Sendable {
     }
 
     /// The shape stored for `key`, if any, counted as a hit or a miss: a key the filter says was not
-    /// stored (see `storedPieces`; rarely one stored while a refill ran) is not looked up, and its miss is added to `unprobed` (for `unprobedMisses`,
-    /// once per run).
+    /// stored (see `storedPieces`; rarely one stored while a refill ran) is not looked up, and its
+    /// miss is added to `unprobed` (for `unprobedMisses`, once per run).
     @inline(__always)
     private func value(for key: Key, unprobed: inout Int) -> Shape? {
         guard storedPieces.mayContain(UInt64(UInt(bitPattern: key.hash))) else {
