@@ -16,7 +16,9 @@ struct HashFilterTests {
         for bit in 0..<31 { #expect(!filter.insert(Self.hash(word: 0, bit: bit)), "bit \(bit)") }
         // Setting a bit already set does not count.
         #expect(!filter.insert(Self.hash(word: 0, bit: 3)))
+        #expect(!filter.isRefillDue)
         #expect(filter.insert(Self.hash(word: 0, bit: 31)))
+        #expect(filter.isRefillDue)
         #expect(filter.density == 0.5)
         for bit in 0..<32 { #expect(filter.mayContain(Self.hash(word: 0, bit: bit))) }
         #expect(!filter.mayContain(Self.hash(word: 0, bit: 40)))
@@ -39,9 +41,12 @@ struct HashFilterTests {
         filter.endRefill()
         #expect(filter.refills == 1)
         #expect(filter.density == 40.0 / 64)
+        // A thread told before this refill that one was due finds none due now.
+        #expect(!filter.isRefillDue)
         // 40 set, 24 clear: due again at 40 + 12 = 52 set.
         for bit in 40..<51 { #expect(!filter.insert(Self.hash(word: 0, bit: bit)), "bit \(bit)") }
         #expect(filter.insert(Self.hash(word: 0, bit: 51)))
+        #expect(filter.isRefillDue)
         #expect(filter.beginRefill())
         filter.endRefill()
         #expect(filter.refills == 2)
@@ -64,6 +69,7 @@ struct HashFilterTests {
         #expect(filter.density == 1)
         var generator = SplitMix64(seed: 0x46554C4C)
         for _ in 0..<1_000 { #expect(!filter.insert(generator.next())) }
+        #expect(!filter.isRefillDue)
         #expect(filter.refills == 2)
     }
 

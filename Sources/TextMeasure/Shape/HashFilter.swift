@@ -99,6 +99,12 @@ final class HashFilter: @unchecked Sendable {
             && !refilling.load(ordering: .relaxed)
     }
 
+    /// Whether a refill is due now. A thread told so by ``insert(_:)`` asks again before it refills:
+    /// another thread may have refilled since.
+    var isRefillDue: Bool {
+        sampleBitsSet.load(ordering: .relaxed) >= refillAt.load(ordering: .relaxed)
+    }
+
     /// Claims the refill and clears every bit; the caller then inserts the hashes its table holds and
     /// calls ``endRefill()``. Returns false, doing nothing, when another thread is refilling.
     ///

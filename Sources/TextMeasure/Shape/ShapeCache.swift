@@ -299,6 +299,8 @@ final class ShapeCache: Sendable {
     /// through the look-ups it is there to spare. Both are refilled in the one pass over the table.
     @inline(never)
     private func refillPieceFilters() {
+        // The caller was told a refill is due, maybe just before another thread's refill ended.
+        guard storedPieces.isRefillDue || plainPieces.isRefillDue else { return }
         let stored = storedPieces.beginRefill(), plain = plainPieces.beginRefill()
         guard stored || plain else { return }
         for index in 0..<shards.count {

@@ -171,7 +171,8 @@ final class SpanCache: Sendable {
     /// Clears the filter and sets the bits of the first pieces `starts` holds now (see ``HashFilter``).
     @inline(never)
     private func refillStartFilter() {
-        guard startFilter.beginRefill() else { return }
+        // The caller was told a refill is due, maybe just before another thread's refill ended.
+        guard startFilter.isRefillDue, startFilter.beginRefill() else { return }
         for index in 0..<starts.count {
             starts.withLock(index) { table in
                 table.forEach { start, _ in startFilter.insert(UInt64(UInt(bitPattern: start.hash))) }
