@@ -165,7 +165,7 @@ static inline int dictionary_script_candidate(unsigned char b0, unsigned char b1
 
 static ThBrk *thai_shared(void);
 
-int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
+int32_t cub_prepare_dictionaries(const char *utf8, int32_t length, int32_t engines) {
     UErrorCode status = U_ZERO_ERROR;
     thread_iterators *its = iterators_for_this_thread(&status);
     if (its == NULL) return 0;
@@ -187,8 +187,9 @@ int32_t cub_prepare_dictionaries(const char *utf8, int32_t length) {
         for (int32_t k = 0; k < found; k++) known |= seen[k] == script;
         if (known) continue;
         seen[found++] = script;
-        // Pango's Thai dictionary too, for `.pango` (loaded once per process, shared).
-        if (script == USCRIPT_THAI) (void)thai_shared();
+        // Pango's Thai dictionary (loaded once per process, shared).
+        if (script == USCRIPT_THAI && (engines & CUB_DICTIONARIES_PANGO)) (void)thai_shared();
+        if (!(engines & CUB_DICTIONARIES_ICU)) continue;
         // Two of the character: a run ICU hands to the script's engine, which it loads then.
         const UChar run[2] = { (UChar)c, (UChar)c };
         status = U_ZERO_ERROR;
@@ -756,10 +757,23 @@ static int32_t run_breaks_icu(thread_iterators *its, const unsigned char *run, i
     return 0;
 }
 
+// Whether the `length` bytes of UTF-8 at `bytes` hold a character of the Thai block (U+0E00...0E7F).
+static int holds_thai(const unsigned char *bytes, int32_t length) {
+    for (int32_t i = 0; i + 1 < length; i++) {
+        if (bytes[i] == 0xE0 && (bytes[i + 1] == 0xB8 || bytes[i + 1] == 0xB9)) return 1;
+    }
+    return 0;
+}
+
 // Adds the breaks inside each maximal run of dictionary-category characters that no rule break
 // splits to the rule breaks `line_breaks` marked (see above), with the status of the rule break that
 // ends the run's segment. Returns 0, or an ICU error code.
-static int32_t dictionary_breaks(const line_machine *m, thread_iterators *its, const unsigned char *bytes, int32_t length, uint8_t *flags, int32_t strictness) {
+//
+// With Pango's rules (`pango`), a run is left as the rules left it (no break between its characters)
+// unless it holds Thai and libthai's dictionary is missing: Pango's UAX #14 breaks nowhere between two
+// SA characters and `cub_pango_dictionary_breaks` adds libthai's breaks to Thai items, so ICU's
+// breaks would only be removed again; without libthai, Thai keeps ICU's.
+static int32_t dictionary_breaks(const line_machine *m, thread_iterators *its, const unsigned char *bytes, int32_t length, uint8_t *flags, int32_t strictness, int pango) {
     int32_t i = 0;
     while (i < length) {
         int32_t size = 1;
@@ -776,6 +790,7 @@ static int32_t dictionary_breaks(const line_machine *m, thread_iterators *its, c
         }
         if (i == second) continue;   // one character: nothing inside
         const int32_t run = i - start;
+        if (pango && !(holds_thai(bytes + start, run) && thai_shared() == NULL)) continue;
         // The segment's end: the first rule break from the run's end on (`length` at the latest;
         // the runs after this one have no breaks of theirs marked yet).
         int32_t end = i;
@@ -847,7 +862,7 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
         int found = line_breaks(m, bytes, length, flags);
         if (found == 0) return 0;
         if (found == 1) {
-            return dictionary_breaks(m, its, bytes, length, flags, strictness);
+            return dictionary_breaks(m, its, bytes, length, flags, strictness, pango);
         }
     }
     return line_breaks_icu(its, utf8, length, flags, strictness);

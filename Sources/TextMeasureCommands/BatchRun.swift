@@ -33,10 +33,14 @@ struct BatchRun {
         let output = ChunkWriter(.standardOutput)
         let first = Result { () throws(IOFailure) -> Lines? in try input.next(readingAhead: false) }
         // Before waiting for the measurer (the bundled fonts load on another thread meanwhile; fonts
-        // given with --font load after this): ICU's line-break dictionaries for the scripts that need
-        // them, which the first text of each would otherwise load while other threads wait.
+        // given with --font load after this): the line-break dictionaries for the scripts that need
+        // them, which the first text of each would otherwise load while other threads wait. Those of
+        // the default mode, and of every mode if the input names modes of its own.
         if case .success(let lines?) = first {
-            lines.bytes.withUnsafeBufferPointer { TextMeasurer.prepareLineBreakDictionaries(for: $0) }
+            lines.bytes.withUnsafeBufferPointer { bytes in
+                let modes: Set<LineBreaking> = Self.namesModes(bytes) ? Set(LineBreaking.allCases) : [style.breaking]
+                TextMeasurer.prepareLineBreakDictionaries(for: bytes, modes: modes)
+            }
         }
         let measurer = try StyleOptions.makeMeasurer(fonts: fonts)
         input.readAhead()
@@ -76,5 +80,17 @@ struct BatchRun {
             _ = try? output.finish()
             throw CLIError(message: error.description)
         }
+    }
+
+    /// Whether JSON lines name a `"breaking"` field anywhere (a mode of the item's own).
+    ///
+    /// - Complexity: O(*n*) in the bytes.
+    static func namesModes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = Array(#""breaking""#.utf8)
+        guard bytes.count >= key.count else { return false }
+        for start in 0...(bytes.count - key.count) where bytes[start] == key[0] {
+            if key.indices.allSatisfy({ bytes[start + $0] == key[$0] }) { return true }
+        }
+        return false
     }
 }

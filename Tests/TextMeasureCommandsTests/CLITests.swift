@@ -315,6 +315,36 @@ struct CLITests {
 
     /// The batch moves its threads to CPUs of their own while it works (see CPUSpread); restricted to
     /// one CPU (no CPU to move a second thread to) it must still answer every line, the same answers.
+    /// A batch loads, before its fonts, only the line-break dictionaries of its default mode, unless
+    /// its first lines name modes of their own; a line in another mode loads its own when it comes.
+    /// Either way each line gets what a batch of its mode alone gives it.
+    @Test func batchLinesInOtherModesBreakDictionaryTextAsThatModeAlone() throws {
+        let texts = ["ภาษาไทยง่ายนิดเดียว ภาษาไทย", "ພາສາລາວ ພາສາລາວ", "ភាសាខ្មែរភាសាខ្មែរ", "မြန်မာစာမြန်မာစာ"]
+        func lines(_ mode: String?) -> [String] {
+            texts.flatMap { text in
+                [30, 70, 120].map { width in
+                    #"{"text":"\#(text)","width":\#(width)\#(mode.map { #","breaking":"\#($0)""# } ?? "")}"#
+                }
+            }
+        }
+        for mode in ["pango", "browser", "browser-strict"] {
+            let alone = try run(["batch", "--breaking", mode], input: lines(nil).joined(separator: "\n") + "\n")
+            #expect(alone.status == 0)
+            for other in ["pango", "browser", "browser-strict"] where other != mode {
+                // A first chunk of the default mode, then lines of `mode` (a later chunk: not scanned).
+                let input = (lines(nil) + Array(repeating: #"{"text":"a","width":9}"#, count: 2_000) + lines(mode))
+                let mixed = try run(["batch", "--breaking", other, "--chunk", "16"],
+                                    input: input.joined(separator: "\n") + "\n")
+                #expect(mixed.status == 0)
+                #expect(Array(mixed.lines.suffix(alone.lines.count)) == alone.lines, "\(mode) after \(other)")
+            }
+        }
+        // The modes differ on this text (a check that the lines above are not all alike).
+        let pango = try run(["batch"], input: lines(nil).joined(separator: "\n") + "\n")
+        let browser = try run(["batch", "--breaking", "browser"], input: lines(nil).joined(separator: "\n") + "\n")
+        #expect(pango.lines != browser.lines)
+    }
+
     @Test func batchOnOneCPUGivesTheSameResults() throws {
         let input = (0..<200).map { "{\"text\":\"Row \($0): some words to wrap here\",\"width\":\(60 + $0)}" }
             .joined(separator: "\n") + "\n"

@@ -176,7 +176,10 @@ struct LineBreakTests {
         func prepare(_ text: String) -> Int32 {
             var utf8 = Array(text.utf8)
             return utf8.withUnsafeMutableBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { cub_prepare_dictionaries($0.baseAddress, Int32($0.count)) }
+                bytes.withMemoryRebound(to: CChar.self) {
+                    cub_prepare_dictionaries($0.baseAddress, Int32($0.count),
+                                             Int32(CUB_DICTIONARIES_ICU | CUB_DICTIONARIES_PANGO))
+                }
             }
         }
         #expect(prepare("") == 0)
@@ -202,6 +205,49 @@ struct LineBreakTests {
                 #expect(Self.flags(text, strictness: strictness, icu: false) == Self.flags(text, strictness: strictness, icu: true))
             }
         }
+    }
+
+    /// With Pango's rules, runs of SA characters get no break inside from the analysis (Pango's UAX #14
+    /// breaks nowhere between two of them, and ICU's dictionaries are not asked); the rules' breaks
+    /// around them are ICU's. `cub_pango_dictionary_breaks` then gives a Thai item libthai's word
+    /// breaks, and a Lao, Khmer or Myanmar item none.
+    @Test func pangoRulesLeaveDictionaryWordsToPangosBreaker() {
+        let pango = Int32(CUB_RULES_PANGO), strict = Int32(CUB_STRICTNESS_STRICT)
+        let isSA = { (scalar: Unicode.Scalar) in
+            (0x0E01...0x0EFF).contains(scalar.value) || (0x1000...0x109F).contains(scalar.value)
+                || (0x1780...0x17FF).contains(scalar.value)
+        }
+        for text in ["ภาษาไทยง่ายนิดเดียว", "ab ພາສາລາວ cd", "မြန်မာစာ ភាសាខ្មែរ", "ก ข ค (ไทย) 12 ภาษา-ไทย",
+                     "Thai ภาษาไทย, Lao ພາສາລາວ."] {
+            let rules = Self.flags(text, strictness: pango, icu: false)
+            let icu = Self.flags(text, strictness: strict, icu: true)
+            var offset = 0
+            var previous: Unicode.Scalar?
+            for scalar in text.unicodeScalars {
+                if let previous, isSA(previous), isSA(scalar) {
+                    #expect(rules[offset] == 0, "no break inside SA text at byte \(offset) of \(text)")
+                } else {
+                    #expect(rules[offset] == icu[offset], "ICU's rule break at byte \(offset) of \(text)")
+                }
+                offset += String(scalar).utf8.count
+                previous = scalar
+            }
+            #expect(rules[offset] == icu[offset])
+        }
+        // A Thai item gets libthai's breaks: ภาษา|ไทย|ง่าย|นิดเดียว|.
+        let thai = "ภาษาไทยง่ายนิดเดียว"
+        var utf8 = Array(thai.utf8)
+        var flags = [UInt8](repeating: 0, count: utf8.count + 1)
+        utf8.withUnsafeMutableBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                #expect(cub_analyze_with(chars.baseAddress, Int32(chars.count), &flags, pango) == 0)
+                #expect(cub_pango_dictionary_breaks(chars.baseAddress, Int32(chars.count), &flags, 1) == 1)
+            }
+        }
+        let line = UInt8(CUB_LINE_BREAK)
+        #expect(flags.indices.filter { flags[$0] & line != 0 } == [12, 21, 33, 57])
+        // ICU's dictionary would have split นิด|เดียว too.
+        #expect(Self.flags(thai, strictness: strict, icu: true)[42] == line)
     }
 
     @Test func marksBreaksAndMandatoryBreaks() {

@@ -46,7 +46,9 @@ enum {
     CUB_STRICTNESS_NORMAL = 1,
     /// ICU's default line rules with grapheme clusters as Pango 1.50 finds them (GLib's rules: no
     /// conjunct rule GB9c; Pango's Indic tailoring keeps a joiner's next character, and a virama's
-    /// after a joiner, in the cluster; Thai and Lao SARA AM, letters by category, start clusters). Thai words are Pango's only after `cub_pango_dictionary_breaks`.
+    /// after a joiner, in the cluster; Thai and Lao SARA AM, letters by category, start clusters), and
+    /// no break between two SA characters (ICU's dictionaries are not asked, but for Thai when libthai's
+    /// dictionary is missing): `cub_pango_dictionary_breaks` adds the breaks of Thai words, item by item.
     CUB_RULES_PANGO = 2,
 };
 
@@ -57,7 +59,8 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
 /// Re-breaks the words of one Pango item of dictionary script (Thai, Lao, Khmer, Myanmar: Line_Break
 /// class SA) as Pango 1.50 does, in the `length` bytes of UTF-8 at `utf8` whose flags (as
 /// `cub_analyze_with` left them) are `flags[0...length]`: Pango's UAX #14 breaks nowhere between two
-/// SA characters, so the breaks ICU's dictionaries put there are removed; in a Thai item
+/// SA characters, so any break there is removed (`CUB_RULES_PANGO` asks ICU's dictionaries for
+/// none, but for Thai when libthai's dictionary is missing); in a Thai item
 /// (`is_thai`), libthai's word breaks (`th_brk_find_breaks` on the item's TIS-620 text, as Pango's
 /// `break_thai`) are added, `flags[length]` included. Without libthai's dictionary (Debian's
 /// `libthai-data`), Thai keeps ICU's breaks. Returns 1 when the breaks were changed as Pango's, 0
@@ -71,15 +74,24 @@ int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *f
 /// other threads' first texts would wait for. Thread-safe; after the first call, nothing.
 void cub_prepare(void);
 
-/// Loads ICU's dictionary break engines for the scripts whose letters of Line_Break class SA (Thai,
-/// Lao, Myanmar, Khmer and their neighbours) occur in the first `length` bytes of UTF-8 at `utf8` (at
-/// most the first 64 KiB are read; text written as JSON escapes is not seen), as the first analysis of
-/// such text would. ICU builds each engine's character sets on first use, which takes long next to a
-/// text's measuring, holding a lock every thread's first text of that script waits on; a thread with time to spare (a batch
-/// waiting for its fonts) can take that cost off the first text. Thai also loads libthai's dictionary
-/// (`cub_pango_dictionary_breaks`). Also does what `cub_prepare` does.
+/// The dictionaries `cub_prepare_dictionaries` loads: ICU's engines, which the browser modes' analysis
+/// uses (`CUB_RULES_PANGO` does not: Pango breaks no SA text with them), and libthai's, which
+/// `cub_pango_dictionary_breaks` uses.
+enum {
+    CUB_DICTIONARIES_ICU = 1,
+    CUB_DICTIONARIES_PANGO = 2,
+};
+
+/// Loads the line-break dictionaries in `engines` (`CUB_DICTIONARIES_*` bits) for the scripts whose
+/// letters of Line_Break class SA (Thai, Lao, Myanmar, Khmer and their neighbours) occur in the first
+/// `length` bytes of UTF-8 at `utf8` (at most the first 64 KiB are read; text written as JSON escapes
+/// is not seen), as the first analysis of such text would. ICU builds each engine's character sets on
+/// first use and libthai reads its trie, which takes long next to a text's measuring, holding a lock
+/// every thread's first text of that script waits on; a thread with time to spare (a batch waiting
+/// for its fonts) can take that cost off the first text. Libthai has a dictionary for Thai only.
+/// Also does what `cub_prepare` does.
 /// Thread-safe; returns the number of scripts whose SA letters were found.
-int32_t cub_prepare_dictionaries(const char *utf8, int32_t length);
+int32_t cub_prepare_dictionaries(const char *utf8, int32_t length, int32_t engines);
 
 /// Property bits returned by `cub_scalar_properties`.
 enum {

@@ -119,20 +119,26 @@ public final class TextMeasurer: Sendable {
     }
 
     /// Loads the line-break dictionaries that the South-East Asian scripts (Thai, Lao, Myanmar, Khmer
-    /// and their neighbours) in `utf8` will need, as the first text of each script would: ICU builds
-    /// each dictionary's character sets on first use (about a millisecond for Thai), under a lock the
-    /// first text of that script on every thread waits on. A batch calls this with its first input
-    /// before it waits for its measurer (with the bundled fonts, loading on another thread
-    /// meanwhile), so that no text pays for it.
+    /// and their neighbours) in `utf8` will need in the line-breaking modes `modes`, as the first text
+    /// of each script would: ICU builds each dictionary's character sets on first use (about a
+    /// millisecond for Thai; the browser modes use them) and libthai reads its trie (``LineBreaking/pango``,
+    /// Thai only), under a lock the first text of that script on every thread waits on. A batch calls
+    /// this with its first input before it waits for its measurer (with the bundled fonts, loading on
+    /// another thread meanwhile), so that no text pays for it.
     ///
-    /// - Parameter utf8: Text, or input holding text (JSON lines); at most the first 64 KiB are read,
-    ///   and text written as JSON escapes is not seen.
-    /// - Complexity: O(*n*) byte comparisons, plus about a millisecond per dictionary script found
-    ///   for the first time in the process.
-    package static func prepareLineBreakDictionaries(for utf8: UnsafeBufferPointer<UInt8>) {
+    /// - Parameters:
+    ///   - utf8: Text, or input holding text (JSON lines); at most the first 64 KiB are read, and text
+    ///     written as JSON escapes is not seen.
+    ///   - modes: The line-breaking modes the texts will be measured in.
+    /// - Complexity: O(*n*) byte comparisons, plus about a millisecond per dictionary found for the
+    ///   first time in the process.
+    package static func prepareLineBreakDictionaries(for utf8: UnsafeBufferPointer<UInt8>, modes: Set<LineBreaking>) {
         guard let base = utf8.baseAddress, !utf8.isEmpty else { return }
+        var engines: Int32 = 0
+        if modes.contains(.pango) { engines |= Int32(CUB_DICTIONARIES_PANGO) }
+        if modes.contains(.browser) || modes.contains(.browserStrict) { engines |= Int32(CUB_DICTIONARIES_ICU) }
         _ = base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-            cub_prepare_dictionaries($0, Int32(clamping: utf8.count))
+            cub_prepare_dictionaries($0, Int32(clamping: utf8.count), engines)
         }
     }
 
