@@ -86,10 +86,17 @@ struct BatchRun {
     ///
     /// - Complexity: O(*n*) in the bytes.
     static func namesModes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = Array(#""breaking""#.utf8)
-        guard bytes.count >= key.count else { return false }
-        for start in 0...(bytes.count - key.count) where bytes[start] == key[0] {
-            if key.indices.allSatisfy({ bytes[start + $0] == key[$0] }) { return true }
+        guard let base = bytes.baseAddress else { return false }
+        let key: StaticString = #""breaking""#
+        let end = base + bytes.count
+        var at = base
+        // From quote to quote with memchr: the first lines can be megabytes.
+        while end - at >= key.utf8CodeUnitCount, let quote = memchr(at, 0x22, end - at) {
+            let found = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self))
+            if end - found >= key.utf8CodeUnitCount && memcmp(found, key.utf8Start, key.utf8CodeUnitCount) == 0 {
+                return true
+            }
+            at = found + 1
         }
         return false
     }
