@@ -82,15 +82,16 @@ struct BatchRun {
         }
     }
 
-    /// Whether JSON lines name a `"breaking"` field anywhere (a mode of the item's own).
+    /// Whether JSON lines name a `"breaking"` field (a mode of the item's own) in their first 64 KiB,
+    /// the bytes whose dictionaries are prepared (see `TextMeasurer.prepareLineBreakDictionaries`).
     ///
-    /// - Complexity: O(*n*) in the bytes.
+    /// - Complexity: O(*n*) in the bytes, at most 64 Ki.
     static func namesModes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let key: StaticString = #""breaking""#
-        let end = base + bytes.count
+        let end = base + min(bytes.count, 1 << 16)
         var at = base
-        // From quote to quote with memchr: the first lines can be megabytes.
+        // From quote to quote with memchr.
         while end - at >= key.utf8CodeUnitCount, let quote = memchr(at, 0x22, end - at) {
             let found = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self))
             if end - found >= key.utf8CodeUnitCount && memcmp(found, key.utf8Start, key.utf8CodeUnitCount) == 0 {

@@ -15,7 +15,11 @@ struct BatchRunTests {
         #expect(!Self.namesModes(#"{"text":"ภาษาไทย","width":90}"#))
         #expect(!Self.namesModes(#"{"text":"breaking news","width":90}"#))
         #expect(Self.namesModes(#"{"text":"ภาษาไทย","width":90,"breaking":"browser"}"#))
-        #expect(Self.namesModes(String(repeating: #"{"text":"a","width":9}"# + "\n", count: 500) + #""breaking""#))
+        let line = #"{"text":"a","width":9}"# + "\n"   // 24 bytes
+        #expect(Self.namesModes(String(repeating: line, count: 500) + #""breaking""#))
+        // Past the first 64 KiB (the bytes whose dictionaries are prepared), a name is not looked for.
+        #expect(Self.namesModes(String(repeating: "a", count: 65_526) + #""breaking""#))
+        #expect(!Self.namesModes(String(repeating: "a", count: 65_527) + #""breaking""#))
         #expect(!Self.namesModes(#""breaking"#))
     }
 }
