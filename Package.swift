@@ -142,7 +142,9 @@ let package = Package(
         // The list layer with nothing but closures: no text engine in this target's dependencies.
         .testTarget(name: "ListLayoutTests", dependencies: ["ListLayout", "TextMeasureSupport", "TestSupport"]),
         .testTarget(name: "TextRowsTests", dependencies: ["TextRows", "ListLayout", "TextMeasure", "TestSupport"]),
-        .testTarget(name: "TextMeasureCommandsTests", dependencies: ["TextMeasureCLI", "TextMeasureBatch", "TestSupport"]),
+        .testTarget(name: "TextMeasureCommandsTests", dependencies: [
+            "TextMeasureCLI", "TextMeasureCommands", "TextMeasureBatch", "TestSupport",
+        ]),
         .testTarget(name: "TextMeasureStoreTests", dependencies: [
             "TextMeasureStore", "TextMeasure", "TextMeasureSupport", "TextRows", "ListLayout", "TextMeasureCLI",
             "TextMeasureStoreCLI", "TestSupport",

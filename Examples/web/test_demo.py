@@ -58,15 +58,20 @@ OPTIONS = argparse.Namespace(textmeasure=os.path.join(CHECKOUT, ".build", "relea
 # Waits for the next frame, or for the web fonts, with a deadline: a frame that never comes (a stalled
 # compositor) must not hang the test until the job's timeout. A late wait is counted in window.lateWaits
 # and the test goes on: the checks read layout themselves (getBoundingClientRect forces it), so a late
-# frame can only leave a row missing or misplaced, which the checks report. Past STALLED late waits the
-# browser has stopped drawing, and the script throws an error naming it instead of crawling on.
+# frame can only leave a row missing or misplaced, which the checks report. STALLED late waits in a row
+# mean the browser has stopped drawing (a loaded host makes single frames late, not ten in a row), and
+# the script throws an error naming it instead of crawling on.
 STALLED = 10
 WAITS_JS = r"""
   const late = (ms) => new Promise(resolve => setTimeout(() => resolve('late'), ms));
   const within = async (promise, ms, what) => {
-    if (await Promise.race([promise.then(() => 'done'), late(ms)]) !== 'late') return;
+    if (await Promise.race([promise.then(() => 'done', () => 'done'), late(ms)]) !== 'late') {
+      window.lateInARow = 0;
+      return;
+    }
     window.lateWaits = (window.lateWaits || 0) + 1;
-    if (window.lateWaits >= STALLED) throw new Error(`browser stalled: ${window.lateWaits} waits past their deadline, the last for ${what}`);
+    window.lateInARow = (window.lateInARow || 0) + 1;
+    if (window.lateInARow >= STALLED) throw new Error(`browser stalled: ${window.lateInARow} waits in a row past their deadline, the last for ${what}`);
   };
   const frame = () => within(new Promise(resolve => requestAnimationFrame(() => resolve())), 1000, 'a frame');
   const fontsReady = () => within(document.fonts.ready, 10000, 'the web fonts');
@@ -156,6 +161,15 @@ ROW_TOP_JS = r"""
 (id) => {
   const el = document.querySelector(`#list [data-id="${id}"]`);
   return el ? { top: el.getBoundingClientRect().top, index: Number(el.dataset.index) } : null;
+}
+"""
+
+# The page's own report once every height has arrived (demo.js's window.demoReady), within 5 minutes.
+READY_JS = r"""
+async () => {
+  const ready = await Promise.race([window.demoReady, new Promise(resolve => setTimeout(() => resolve(null), 300000))]);
+  if (ready === null) throw new Error('browser stalled: the page was not ready after 300 s');
+  return ready;
 }
 """
 
@@ -280,9 +294,13 @@ def open_demo(width):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(SERVER.base + "/demo/")
-    stats = page.evaluate("() => window.demoReady")
-    page.evaluate(SETTLE_JS)
+    try:
+        page.goto(SERVER.base + "/demo/")
+        stats = page.evaluate(READY_JS)
+        page.evaluate(SETTLE_JS)
+    except Exception:
+        context.close()   # a stalled page must not go on taking CPU from a second try
+        raise
     return context, page, stats, errors
 
 

@@ -835,6 +835,8 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
     return cub_analyze_with(utf8, length, flags, CUB_STRICTNESS_STRICT);
 }
 
+static void clear_breaks_between_sa(const unsigned char *bytes, int32_t length, uint8_t *flags);
+
 int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
     int pango = strictness == CUB_RULES_PANGO;
     if (pango) strictness = CUB_STRICTNESS_STRICT;
@@ -865,7 +867,9 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
             return dictionary_breaks(m, its, bytes, length, flags, strictness, pango);
         }
     }
-    return line_breaks_icu(its, utf8, length, flags, strictness);
+    int32_t status_icu = line_breaks_icu(its, utf8, length, flags, strictness);
+    if (status_icu == 0 && pango) clear_breaks_between_sa(bytes, length, flags);
+    return status_icu;
 }
 
 static uint8_t scalar_properties(uint32_t c);
@@ -927,6 +931,25 @@ static inline int is_complex_context(uint32_t c) {
     return c >= 0x0E00 && u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT;
 }
 
+// Pango's rules after ICU's iterator ran on the whole text (no compiled rules, or a character they do
+// not know): its dictionaries' breaks between two SA characters go, as `dictionary_breaks` asks for
+// none, but Thai's when libthai's dictionary is missing. Both marks go: a dictionary break takes the
+// status of its segment's end, mandatory before a VT, FF or NEL.
+static void clear_breaks_between_sa(const unsigned char *bytes, int32_t length, uint8_t *flags) {
+    int previous_sa = 0, previous_thai = 0;
+    for (int32_t i = 0; i < length;) {
+        int32_t size;
+        const uint32_t c = decode_utf8(bytes + i, &size);
+        const int sa = is_complex_context(c), thai = c >= 0x0E00 && c <= 0x0E7F;
+        if (previous_sa && sa && !((thai || previous_thai) && thai_shared() == NULL)) {
+            flags[i] &= (uint8_t)~(CUB_LINE_BREAK | CUB_MANDATORY_BREAK);
+        }
+        previous_sa = sa;
+        previous_thai = thai;
+        i += size;
+    }
+}
+
 int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t is_thai) {
     const unsigned char *bytes = (const unsigned char *)utf8;
     ThBrk *brk = NULL;
@@ -958,8 +981,9 @@ int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *f
         int32_t size;
         uint32_t c = decode_utf8(bytes + i, &size);
         int sa = is_complex_context(c);
-        // Pango's UAX #14 takes SA as AL (or CM): no break between two of them.
-        if (previous_sa && sa) flags[i] &= (uint8_t)~CUB_LINE_BREAK;
+        // Pango's UAX #14 takes SA as AL (or CM): no break between two of them (nor the mandatory mark
+        // an ICU dictionary break takes before a VT, FF or NEL).
+        if (previous_sa && sa) flags[i] &= (uint8_t)~(CUB_LINE_BREAK | CUB_MANDATORY_BREAK);
         previous_sa = sa;
         if (brk != NULL) {
             tis[n] = th_uni2tis((thwchar_t)c);

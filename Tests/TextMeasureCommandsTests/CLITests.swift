@@ -313,11 +313,9 @@ struct CLITests {
         #expect(one.lines == two.lines)
     }
 
-    /// The batch moves its threads to CPUs of their own while it works (see CPUSpread); restricted to
-    /// one CPU (no CPU to move a second thread to) it must still answer every line, the same answers.
-    /// A batch loads, before its fonts, only the line-break dictionaries of its default mode, unless
-    /// its first lines name modes of their own; a line in another mode loads its own when it comes.
-    /// Either way each line gets what a batch of its mode alone gives it.
+    /// A batch loads before its fonts only the line-break dictionaries of its default mode (unless its
+    /// first lines name modes of their own); a line in another mode, later, loads its own when it comes
+    /// and gets what a batch of its mode alone gives it (a regression guard for that later loading).
     @Test func batchLinesInOtherModesBreakDictionaryTextAsThatModeAlone() throws {
         let texts = ["ภาษาไทยง่ายนิดเดียว ภาษาไทย", "ພາສາລາວ ພາສາລາວ", "ភាសាខ្មែរភាសាខ្មែរ", "မြန်မာစာမြန်မာစာ"]
         func lines(_ mode: String?) -> [String] {
@@ -345,6 +343,8 @@ struct CLITests {
         #expect(pango.lines != browser.lines)
     }
 
+    /// The batch moves its threads to CPUs of their own while it works (see CPUSpread); restricted to
+    /// one CPU (no CPU to move a second thread to) it must still answer every line, the same answers.
     @Test func batchOnOneCPUGivesTheSameResults() throws {
         let input = (0..<200).map { "{\"text\":\"Row \($0): some words to wrap here\",\"width\":\(60 + $0)}" }
             .joined(separator: "\n") + "\n"

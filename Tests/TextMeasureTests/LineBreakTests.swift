@@ -210,7 +210,7 @@ struct LineBreakTests {
     /// With Pango's rules, runs of SA characters get no break inside from the analysis (Pango's UAX #14
     /// breaks nowhere between two of them, and ICU's dictionaries are not asked); the rules' breaks
     /// around them are ICU's. `cub_pango_dictionary_breaks` then gives a Thai item libthai's word
-    /// breaks, and a Lao, Khmer or Myanmar item none.
+    /// breaks. (`isSA` goes by blocks: the texts hold SA letters and marks only, no digits or signs.)
     @Test func pangoRulesLeaveDictionaryWordsToPangosBreaker() {
         let pango = Int32(CUB_RULES_PANGO), strict = Int32(CUB_STRICTNESS_STRICT)
         let isSA = { (scalar: Unicode.Scalar) in
@@ -248,6 +248,48 @@ struct LineBreakTests {
         #expect(flags.indices.filter { flags[$0] & line != 0 } == [12, 21, 33, 57])
         // ICU's dictionary would have split นิด|เดียว too.
         #expect(Self.flags(thai, strictness: strict, icu: true)[42] == line)
+    }
+
+    /// Breaks between two SA characters that ICU's whole-text iterator marks (its dictionaries',
+    /// mandatory ones before a VT, FF or NEL: they take their segment's end status) are all removed
+    /// from a Pango item, whose UAX #14 has none there; a Lao, Khmer or Myanmar item gets no other.
+    @Test func pangoItemsDropEveryBreakBetweenSALetters() {
+        let hard = UInt8(CUB_LINE_BREAK | CUB_MANDATORY_BREAK)
+        for (text, letters) in [("ພາສາລາວພາສາ\u{0C}", 11), ("ភាសាខ្មែរភាសាខ្មែរ\u{0B}", 18), ("မြန်မာစာ\u{85}", 8),
+                                ("ภาษาไทยง่าย\u{0B}", 11)] {
+            let scalars = Array(text.unicodeScalars)
+            var utf8 = Array(text.utf8)
+            // ICU's line breaks, with the grapheme boundaries of Pango's rules (libthai's breaks are
+            // taken only there).
+            var analysis = [UInt8](repeating: 0, count: utf8.count + 1)
+            utf8.withUnsafeMutableBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    #expect(cub_analyze_with(chars.baseAddress, Int32(chars.count), &analysis, Int32(CUB_RULES_PANGO)) == 0)
+                }
+            }
+            var flags = zip(Self.flags(text, strictness: Int32(CUB_STRICTNESS_STRICT), icu: true), analysis)
+                .map { $0 | ($1 & UInt8(CUB_GRAPHEME_BOUNDARY)) }
+            let letterEnd = scalars[..<letters].reduce(0) { $0 + String($1).utf8.count }
+            // ICU puts its dictionary breaks there, mandatory ones.
+            #expect((1..<letterEnd).contains { flags[$0] & hard == hard }, "\(text)")
+            let isThai: Int32 = scalars[0].value < 0x0E80 ? 1 : 0
+            utf8.withUnsafeMutableBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    #expect(cub_pango_dictionary_breaks(chars.baseAddress, Int32(letterEnd), &flags, isThai) == 1)
+                }
+            }
+            let inside = (1..<letterEnd).filter { flags[$0] & hard != 0 }
+            if isThai == 1 {
+                // libthai's: ภาษา|ไทย|ง่าย, never mandatory.
+                #expect(inside == [12, 21], "\(text)")
+            } else {
+                #expect(inside.isEmpty, "\(text): \(inside)")
+            }
+            #expect(!(1..<letterEnd).contains { flags[$0] & UInt8(CUB_MANDATORY_BREAK) != 0 }, "\(text)")
+            // Pango's rules themselves put none there.
+            let rules = Self.flags(text, strictness: Int32(CUB_RULES_PANGO), icu: false)
+            #expect(!(1..<letterEnd).contains { rules[$0] != 0 }, "\(text)")
+        }
     }
 
     @Test func marksBreaksAndMandatoryBreaks() {

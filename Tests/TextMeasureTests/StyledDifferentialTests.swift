@@ -76,8 +76,8 @@ struct StyledDifferentialTests {
         #expect(Double(all.heights) >= Self.chromiumHeights * Double(all.total), "\(summary.last ?? "")")
     }
 
-    /// The least agreement allowed (issue 32's bar was 99 % and 98 % for Pango; each is now just under
-    /// what is measured, in the README's table, so that a regression fails).
-    static let pangoLines = 0.995, pangoHeights = 0.99
+    /// The least agreement allowed (issue 32's bar was 99 % and 98 % for Pango; each is now under what
+    /// is measured, in the README's table, by a few tenths, so that a regression fails).
+    static let pangoLines = 0.995, pangoHeights = 0.985
     static let chromiumLines = 0.995, chromiumHeights = 0.99
 }

@@ -23,8 +23,8 @@ extern "C" {
 enum {
     /// A grapheme cluster starts at this offset (offset 0 excluded; `length` included).
     CUB_GRAPHEME_BOUNDARY = 1,
-    /// A line may be broken before this offset (UAX #14, with dictionary breaking for Thai, Lao,
-    /// Khmer, Myanmar). `length` included.
+    /// A line may be broken before this offset (UAX #14, with ICU's dictionary breaking for Thai, Lao,
+    /// Khmer, Myanmar but in `CUB_RULES_PANGO`). `length` included.
     CUB_LINE_BREAK = 2,
     /// The line must be broken before this offset (after a BK/CR/LF/NL character).
     CUB_MANDATORY_BREAK = 4,
@@ -47,8 +47,8 @@ enum {
     /// ICU's default line rules with grapheme clusters as Pango 1.50 finds them (GLib's rules: no
     /// conjunct rule GB9c; Pango's Indic tailoring keeps a joiner's next character, and a virama's
     /// after a joiner, in the cluster; Thai and Lao SARA AM, letters by category, start clusters), and
-    /// no break between two SA characters (ICU's dictionaries are not asked, but for Thai when libthai's
-    /// dictionary is missing): `cub_pango_dictionary_breaks` adds the breaks of Thai words, item by item.
+    /// no break between two SA characters (ICU's dictionary breaks are not taken, but for Thai when
+    /// libthai's dictionary is missing): `cub_pango_dictionary_breaks` adds Thai words' breaks, item by item.
     CUB_RULES_PANGO = 2,
 };
 
@@ -59,8 +59,8 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
 /// Re-breaks the words of one Pango item of dictionary script (Thai, Lao, Khmer, Myanmar: Line_Break
 /// class SA) as Pango 1.50 does, in the `length` bytes of UTF-8 at `utf8` whose flags (as
 /// `cub_analyze_with` left them) are `flags[0...length]`: Pango's UAX #14 breaks nowhere between two
-/// SA characters, so any break there is removed (`CUB_RULES_PANGO` asks ICU's dictionaries for
-/// none, but for Thai when libthai's dictionary is missing); in a Thai item
+/// SA characters, so any break there is removed, mandatory or not (`CUB_RULES_PANGO` takes none from
+/// ICU's dictionaries, but for Thai when libthai's dictionary is missing); in a Thai item
 /// (`is_thai`), libthai's word breaks (`th_brk_find_breaks` on the item's TIS-620 text, as Pango's
 /// `break_thai`) are added, `flags[length]` included. Without libthai's dictionary (Debian's
 /// `libthai-data`), Thai keeps ICU's breaks. Returns 1 when the breaks were changed as Pango's, 0

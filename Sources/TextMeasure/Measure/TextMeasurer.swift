@@ -48,7 +48,7 @@ public final class TextMeasurer: Sendable {
     public convenience init() throws(FontError) {
         // The break analysis's shared set-up first (see `init(cascade:shapeCacheCapacity:)`): a batch
         // makes this measurer on a thread of its own while its main thread reads the input and then
-        // loads ICU's dictionaries, which need that set-up; the fonts need nothing from it.
+        // loads the line-break dictionaries, which need that set-up; the fonts need nothing from it.
         cub_prepare()
         let folder = try BundledFonts.folder()
         let cascade = try FontCascade(files: BundledFonts.fileNames.map { FontFile(path: folder + "/" + $0) })

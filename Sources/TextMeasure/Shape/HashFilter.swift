@@ -81,7 +81,8 @@ final class HashFilter: @unchecked Sendable {
     /// Adds `hash`.
     ///
     /// - Returns: Whether a refill is due: half of the bits clear after the last refill are set now.
-    ///   Several threads may be told so at once; ``beginRefill()`` lets one of them refill.
+    ///   Several threads may be told so at once; ``beginRefill()`` lets one of them refill, and
+    ///   ``isRefillDue`` tells a thread whether one still is.
     @inline(__always)
     @discardableResult
     func insert(_ hash: UInt64) -> Bool {

@@ -1,8 +1,8 @@
 /// Which engine's line-breaking rules a layout follows.
 ///
-/// Both modes break at UAX #14 opportunities (ICU, with dictionaries for Thai, Lao, Khmer and
-/// Myanmar), break a word wider than the line between grapheme clusters, and hang white space at the
-/// end of a line. They differ in the details browsers and Pango disagree on:
+/// Both modes break at UAX #14 opportunities (ICU's rules; words of Thai, Lao, Khmer and Myanmar as
+/// each engine finds them, see the table), break a word wider than the line between grapheme
+/// clusters, and hang white space at the end of a line. They differ in the details browsers and Pango disagree on:
 ///
 /// | | ``pango`` | ``browser`` |
 /// |---|---|---|
@@ -16,7 +16,8 @@
 /// | a word broken between clusters | cluster by cluster, as drawn | as many as fit in context, then back off until it fits as drawn |
 /// | tabs | stops of 8 spaces, at least a space away | stops of 8 unrounded spaces, at least half a space away |
 /// | a space's font | its neighbours' | the first that has it |
-/// | Thai words, grapheme clusters | libthai's dictionary, GLib's rules | ICU's (with the conjunct rule) |
+/// | Thai, Lao, Khmer, Myanmar words | Thai's from libthai's dictionary; none inside the others' runs of letters | ICU's dictionaries |
+/// | grapheme clusters | GLib's rules | ICU's (with the conjunct rule) |
 /// | a word where no break fits | the narrowest piece Pango looks at | as far as the clusters reach in context |
 /// | natural line height | the fonts on the line, exact, no strut | the fonts on the line and the primary font's strut, rounded to pixels |
 ///
