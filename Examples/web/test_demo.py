@@ -238,6 +238,7 @@ PLAYWRIGHT = None
 BROWSER = None
 PROFILE = None
 REPORT = {}
+STALLS = []   # the widths whose page stalled and was opened again
 
 
 def setUpModule():
@@ -285,6 +286,8 @@ def tearDownModule():
                   f"{r['rowsPerSecond']:,.0f} rows/s in {r['requests']} requests; resize to {r['resizedTo']}: "
                   f"reader's row moved {r['resizeMoved']:.3f} px; prepend: {r['prependMoved']:.3f} px (middle), "
                   f"{r['prependTopMoved']:.3f} px (top)", file=sys.stderr)
+        if STALLS:
+            print(f"  pages opened again after Chromium stopped drawing frames: widths {STALLS}", file=sys.stderr)
 
 
 def open_demo(width):
@@ -318,16 +321,18 @@ def describe(mismatches, limit=10):
 
 class WebDemoTests(unittest.TestCase):
     def check_width(self, width):
-        """Checks the page at one width; once more in a new page if the browser stopped drawing frames
-        (headless Chromium has, rarely): that is the browser's failure, not the page's, and a second
-        stall fails the test."""
-        try:
-            self.check_width_once(width)
-        except Exception as error:
-            if "browser stalled" not in str(error):
-                raise
-            print(f"width {width}: {str(error).splitlines()[0]}; checking again in a new page", file=sys.stderr)
-            self.check_width_once(width)
+        """Checks the page at one width; again in a new page, up to twice, if the browser stopped drawing
+        frames (headless Chromium does, now and then on a loaded host: requestAnimationFrame stops
+        calling back): that is the browser's failure, not the page's. A third stall fails the test."""
+        for attempt in range(3):
+            try:
+                self.check_width_once(width)
+                return
+            except Exception as error:
+                if "browser stalled" not in str(error) or attempt == 2:
+                    raise
+                STALLS.append(width)
+                print(f"width {width}: {str(error).splitlines()[0]}; checking again in a new page", file=sys.stderr)
 
     def check_width_once(self, width):
         context, page, stats, errors = open_demo(width)
