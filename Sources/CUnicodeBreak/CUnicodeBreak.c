@@ -837,7 +837,20 @@ int32_t cub_analyze(const char *utf8, int32_t length, uint8_t *flags) {
 
 static void clear_breaks_between_sa(const unsigned char *bytes, int32_t length, uint8_t *flags);
 
+static int32_t analyze(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
+
 int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
+    int32_t status = analyze(utf8, length, flags, strictness);
+    if (status == 0 && strictness == CUB_RULES_PANGO) {
+        // Pango 1.50's layout breaks a paragraph's lines only at its paragraph separators (which end
+        // the paragraphs we are given); after a VT, FF or NEL (UAX #14 classes BK and NL) it breaks
+        // only if the line is full, as at any other opportunity.
+        for (int32_t i = 1; i < length; i++) flags[i] &= (uint8_t)~CUB_MANDATORY_BREAK;
+    }
+    return status;
+}
+
+static int32_t analyze(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
     int pango = strictness == CUB_RULES_PANGO;
     if (pango) strictness = CUB_STRICTNESS_STRICT;
     memset(flags, 0, (size_t)length + 1);

@@ -17,10 +17,24 @@ struct ForcedBreakPangoTests {
         let comparison = try PangoReference.compare(cases, reportName: "pango-forced-break-disagreements.txt")
         print("Pango agreement at forced breaks: \(comparison.summary)")
         for line in comparison.disagreements.prefix(40) { print("  " + line) }
-        // Measured: 1,769 / 1,800 = 98.28 % for both.
+        // Measured: 1,796 / 1,800 = 99.78 % for both (README).
         #expect(comparison.agreement >= 0.98,
                 "\(comparison.summary); all disagreements in .build/pango-forced-break-disagreements.txt")
         #expect(comparison.heightAgreement >= 0.98,
                 "\(comparison.summary); all disagreements in .build/pango-forced-break-disagreements.txt")
+    }
+
+    /// VT, FF and NEL (UAX #14 mandatory breaks) end a line in Pango's layout only when it is full, as
+    /// any other opportunity: one line where all fits, a break after the character where it does not.
+    @Test("VT, FF and NEL break lines as Pango's layout does")
+    func verticalTabFormFeedAndNextLineAreNoHardBreaks() throws {
+        let texts = ["ab\u{0B}cd", "ab\u{0C}cd", "ab\u{85}cd", "aaaa\u{0B}aaaa", "two words\u{0C}and three more",
+                     "ภาษาไทย\u{0B}ภาษาไทย"]
+        let cases = PangoReference.cases(texts: texts, sizes: [15], widths: [60, 1000])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-control-break-disagreements.txt")
+        #expect(comparison.agreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.joined(separator: "\n"))")
+        let single = try Fixtures.measurer.measure("ab\u{0B}cd", style: TextStyle(size: 15), width: 1000)
+        #expect(single.lineCount == 1)
     }
 }

@@ -48,7 +48,9 @@ enum {
     /// conjunct rule GB9c; Pango's Indic tailoring keeps a joiner's next character, and a virama's
     /// after a joiner, in the cluster; Thai and Lao SARA AM, letters by category, start clusters), and
     /// no break between two SA characters (ICU's dictionary breaks are not taken, but for Thai when
-    /// libthai's dictionary is missing): `cub_pango_dictionary_breaks` adds Thai words' breaks, item by item.
+    /// libthai's dictionary is missing): `cub_pango_dictionary_breaks` adds Thai words' breaks, item by
+    /// item. No mandatory break before `length`: after a VT, FF or NEL, Pango's layout breaks only a
+    /// full line.
     CUB_RULES_PANGO = 2,
 };
 
