@@ -167,11 +167,12 @@ ROW_TOP_JS = r"""
 # The page's own report once every height has arrived (demo.js's window.demoReady), within 5 minutes.
 READY_JS = r"""
 async () => {
-  const ready = await Promise.race([window.demoReady, new Promise(resolve => setTimeout(() => resolve(null), 300000))]);
-  if (ready === null) throw new Error('browser stalled: the page was not ready after 300 s');
+  /*WAITS*/
+  const ready = await Promise.race([window.demoReady, late(300000)]);
+  if (ready === 'late') throw new Error('browser stalled: the page was not ready after 300 s');
   return ready;
 }
-"""
+""".replace("/*WAITS*/", WAITS_JS)
 
 SETTLE_JS = r"""
 async () => {

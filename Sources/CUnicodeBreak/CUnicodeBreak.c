@@ -946,8 +946,8 @@ static inline int is_complex_context(uint32_t c) {
 
 // Pango's rules after ICU's iterator ran on the whole text (no compiled rules, or a character they do
 // not know): its dictionaries' breaks between two SA characters go, as `dictionary_breaks` asks for
-// none, but Thai's when libthai's dictionary is missing. Both marks go: a dictionary break takes the
-// status of its segment's end, mandatory before a VT, FF or NEL.
+// none, but Thai's when libthai's dictionary is missing. (The mandatory marks some of them take go
+// with every other one inside the text, in `cub_analyze_with`.)
 static void clear_breaks_between_sa(const unsigned char *bytes, int32_t length, uint8_t *flags) {
     int previous_sa = 0, previous_thai = 0;
     for (int32_t i = 0; i < length;) {
@@ -955,7 +955,7 @@ static void clear_breaks_between_sa(const unsigned char *bytes, int32_t length, 
         const uint32_t c = decode_utf8(bytes + i, &size);
         const int sa = is_complex_context(c), thai = c >= 0x0E00 && c <= 0x0E7F;
         if (previous_sa && sa && !((thai || previous_thai) && thai_shared() == NULL)) {
-            flags[i] &= (uint8_t)~(CUB_LINE_BREAK | CUB_MANDATORY_BREAK);
+            flags[i] &= (uint8_t)~CUB_LINE_BREAK;
         }
         previous_sa = sa;
         previous_thai = thai;
