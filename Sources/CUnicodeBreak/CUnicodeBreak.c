@@ -913,7 +913,10 @@ static uint8_t scalar_properties(uint32_t c) {
         (c >= 0xE0100 && c <= 0xE01EF)) {
         properties |= CUB_FONT_NEUTRAL;
     }
-    // Emoji properties only exist outside ASCII and Latin-1 letters; skip the look-ups for most text.
+    // Default ignorables and emoji only exist from U+00AD and U+00A9 on; skip the look-ups for ASCII.
+    if (c >= 0xAD && u_hasBinaryProperty((UChar32)c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) {
+        properties |= CUB_DEFAULT_IGNORABLE;
+    }
     if (c >= 0xA9) {
         if (u_hasBinaryProperty((UChar32)c, UCHAR_EMOJI_PRESENTATION)) properties |= CUB_EMOJI_PRESENTATION;
         if (u_hasBinaryProperty((UChar32)c, UCHAR_EXTENDED_PICTOGRAPHIC)) properties |= CUB_EXTENDED_PICTOGRAPHIC;

@@ -78,14 +78,19 @@ enum PangoReference {
         defer { unlink(harness) }
         let input = cases.map { "\($0.size)\t\($0.width)\t\(escape($0.text))" + spansField($0.spans) }
             .joined(separator: "\n") + "\n"
-        var fonts = BundledFonts.fileNames.map { "'\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
+        let regular = BundledFonts.fileNames.map { "'\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
+        // The monospaced faces are what fontconfig matches for `monospace`, the family Pango draws
+        // hex boxes' digits in, as the measurer does (see `HexBoxDigitFaces`); they are in no family
+        // list, so they draw nothing else.
+        let monospace = [BundledFonts.monospaceFileNames[0], BundledFonts.monospaceBoldFileNames[0]]
+        var fonts = monospace.map { "--face '\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ") + " " + regular
         if cases.contains(where: { !$0.spans.isEmpty }) {
             // The other faces of styled text, for fontconfig to pick by weight and slant; the mono list.
             let faces = Set(BundledFonts.boldFileNames + BundledFonts.italicFileNames + BundledFonts.boldItalicFileNames
                             + BundledFonts.monospaceFileNames + BundledFonts.monospaceBoldFileNames)
                 .subtracting(BundledFonts.fileNames).sorted()
             fonts = faces.map { "--face '\(Fixtures.root)/Fonts/\($0)'" }.joined(separator: " ")
-                + " --mono-family 'Noto Sans Mono' " + fonts
+                + " --mono-family 'Noto Sans Mono' " + regular
         }
         let run = try ProcessRunner.shell("'\(harness)' \(fonts)", input: input)
         guard run.status == 0 else { throw HarnessError(message: "harness failed: \(run.stderr)") }

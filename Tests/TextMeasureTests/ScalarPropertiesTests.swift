@@ -9,11 +9,13 @@ struct ScalarPropertiesTests {
     @Test func knownScalars() {
         #expect(Int(cub_scalar_properties(0x20)) == CUB_HANGING_SPACE | CUB_FONT_NEUTRAL)
         #expect(Int(cub_scalar_properties(0x09)) == CUB_HANGING_SPACE | CUB_FONT_NEUTRAL)
-        #expect(Int(cub_scalar_properties(0x200D)) == CUB_FONT_NEUTRAL)   // ZWJ, a format character
+        #expect(Int(cub_scalar_properties(0x200D)) == CUB_FONT_NEUTRAL | CUB_DEFAULT_IGNORABLE)   // ZWJ, a format character
         #expect(Int(cub_scalar_properties(0x61)) == 0)
         #expect(Int(cub_scalar_properties(0x1F600)) == CUB_EMOJI_PRESENTATION | CUB_EXTENDED_PICTOGRAPHIC)
         #expect(Int(cub_scalar_properties(0x2764)) == CUB_EXTENDED_PICTOGRAPHIC)   // ❤ is text by default
-        #expect(Int(cub_scalar_properties(0xE0100)) == CUB_FONT_NEUTRAL)   // past the table: ICU each time
+        #expect(Int(cub_scalar_properties(0xE0100)) == CUB_FONT_NEUTRAL | CUB_DEFAULT_IGNORABLE)   // past the table: ICU each time
+        #expect(Int(cub_scalar_properties(0xAD)) == CUB_FONT_NEUTRAL | CUB_DEFAULT_IGNORABLE)   // soft hyphen
+        #expect(Int(cub_scalar_properties(0x01)) == CUB_FONT_NEUTRAL)   // a control: a hex box where no font has it
     }
 
     /// Four threads walk planes 0 and 1 at once, from different starts, so that they race to fill

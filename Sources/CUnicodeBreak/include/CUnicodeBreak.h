@@ -105,6 +105,8 @@ enum {
     CUB_EMOJI_PRESENTATION = 4,
     /// Extended_Pictographic.
     CUB_EXTENDED_PICTOGRAPHIC = 8,
+    /// Default_Ignorable_Code_Point: HarfBuzz draws it as nothing when the font lacks it.
+    CUB_DEFAULT_IGNORABLE = 16,
 };
 
 /// All the properties above for `c`, in one call. Planes 0 and 1 come from a table filled on first

@@ -67,9 +67,7 @@ public final class FontFace: @unchecked Sendable {
         self.path = path
         self.faceIndex = faceIndex
         self.face = face
-        let id = Self.lastID.wrappingAdd(1, ordering: .relaxed).newValue
-        precondition(id != 0, "more than 2^32 - 1 font faces loaded in one process")
-        self.id = id
+        self.id = Self.makeID()
         self.unitsPerEm = Int32(hb_face_get_upem(face))
         self.isColor = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
             || hb_ot_color_has_svg(face) != 0
@@ -77,6 +75,14 @@ public final class FontFace: @unchecked Sendable {
 
     deinit {
         hb_face_destroy(face)
+    }
+
+    /// A new identity from the sequence faces take theirs from: no face or other font (see
+    /// ``HexBoxFont``) in the process has it.
+    static func makeID() -> UInt32 {
+        let id = lastID.wrappingAdd(1, ordering: .relaxed).newValue
+        precondition(id != 0, "more than 2^32 - 1 font identities made in one process")
+        return id
     }
 
     /// Validates face `faceIndex` of the file at `path` and opens it (the first of the two steps in

@@ -19,6 +19,9 @@ final class ScaledFonts: RandomAccessCollection, @unchecked Sendable {
     let scale: Int32
     /// One reference per face, in cascade order.
     private let slots: UnsafeMutablePointer<LazyReference<HBFont>>
+    /// The hex-box fonts made (rare: only runs holding a character their font lacks need one), by
+    /// face index and digit face (see ``hexBoxFont(at:digits:)``).
+    private let hexBoxFonts = Locked<[UInt64: HexBoxFont]>([:])
 
     /// The fonts of `faces` at `scale`, none made yet.
     ///
@@ -58,6 +61,21 @@ final class ScaledFonts: RandomAccessCollection, @unchecked Sendable {
     /// Whether face `index`'s font at this scale has been made.
     func isMade(_ index: Int) -> Bool {
         slots[index].madeObject != nil
+    }
+
+    /// Face `index`'s font at this scale drawing the characters it lacks as Pango's hex boxes, with
+    /// `digits`' digits (see ``HexBoxFont``); made on first use and kept with this object.
+    ///
+    /// - Complexity: O(1) under a lock once made; making it reads sixteen glyphs' extents.
+    func hexBoxFont(at index: Int, digits: FontFace) -> HexBoxFont {
+        let key = UInt64(index) << 32 | UInt64(digits.id)
+        if let font = hexBoxFonts.withLock({ $0[key] }) { return font }
+        let made = HexBoxFont(parent: self[index], digits: digits)
+        return hexBoxFonts.withLock { fonts in
+            if let font = fonts[key] { return font }
+            fonts[key] = made
+            return made
+        }
     }
 
     @inline(__always)

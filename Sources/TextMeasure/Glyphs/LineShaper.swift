@@ -25,6 +25,9 @@ struct LineShaper {
     /// A styled text's styles (their fonts, sizes and selectors, see ``StyledPreparation``); nil for
     /// plain text. `itemizer` has their selectors.
     var styled: StyledPreparation?
+    /// The faces of hex boxes' digits: runs holding a character their font lacks (in
+    /// ``LineBreaking/pango``) are shaped with their font's ``HexBoxFont``, as they were measured.
+    var hexBoxDigits: HexBoxDigitFaces?
 
     /// A piece of a line: bytes of one run at one level, in the paragraph.
     private struct Piece {
@@ -119,14 +122,21 @@ struct LineShaper {
             Self.reorderVisually(&pieces)
             var x = 0
             let glyphRuns = pieces.map { piece in
-                shape(piece, of: bytes, font: (styled?.styles[piece.run.style].fonts ?? fonts).handle(at: piece.run.font).pointer,
-                      buffer: scratch.shape.buffer, x: &x)
+                shape(piece, of: bytes, font: font(of: piece.run, fonts), buffer: scratch.shape.buffer, x: &x)
             }
             glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,
                                         isRightToLeft: paragraphLevel == 1, runs: glyphRuns))
             first = last
         }
         return glyphLines
+    }
+
+    /// The font `run` is shaped with, as the preparation shaped it.
+    private func font(of run: Run, _ fonts: ScaledFonts) -> OpaquePointer {
+        let runFonts = styled?.styles[run.style].fonts ?? fonts
+        guard run.drawsHexBoxes, let hexBoxDigits else { return runFonts.handle(at: run.font).pointer }
+        let kind = run.style == 0 ? FaceKind.regular : styled.unsafelyUnwrapped.runs.styles[run.style].face
+        return runFonts.hexBoxFont(at: run.font, digits: hexBoxDigits.face(for: kind)).pointer
     }
 
     /// C0 controls and DEL: a tab or a hard break, drawn as nothing.
@@ -177,8 +187,12 @@ struct LineShaper {
         if let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, nil) {
             glyphs.reserveCapacity(Int(count))
             for i in 0..<Int(count) {
-                if !Self.isControl(bytes[Int(infos[i].cluster)]) {
-                    glyphs.append(GlyphRun.Glyph(id: infos[i].codepoint, x: Double(x + Int(positions[i].x_offset)) / unitsPerPixel,
+                let id = infos[i].codepoint
+                // A hex box (Pango's unknown glyph) is handed out as the face's `.notdef`, at the box's
+                // advance; Pango's empty glyph draws nothing.
+                if !Self.isControl(bytes[Int(infos[i].cluster)]) && id != HexBoxFont.emptyGlyph {
+                    glyphs.append(GlyphRun.Glyph(id: HexBoxFont.isPangoGlyph(id) ? 0 : id,
+                                                 x: Double(x + Int(positions[i].x_offset)) / unitsPerPixel,
                                                  y: Double(positions[i].y_offset) / unitsPerPixel))
                 }
                 x += Int(positions[i].x_advance)

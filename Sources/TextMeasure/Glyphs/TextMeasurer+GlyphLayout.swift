@@ -21,10 +21,11 @@ extension TextMeasurer {
         let tabs = Preparer.tabSpacing(fonts, style: style, unitsPerPixel: style.unitsPerPixel)
         let isBrowser = style.breaking.isBrowser
         let itemizer = Itemizer(selector: FontSelector(cascade: cascade, decomposes: isBrowser),
-                                choosesFontPerCharacter: isBrowser)
-        let shaper = LineShaper(itemizer: itemizer, faces: cascade.fonts,
+                                choosesFontPerCharacter: isBrowser, drawsHexBoxes: !isBrowser)
+        var shaper = LineShaper(itemizer: itemizer, faces: cascade.fonts,
                                 size: style.size, unitsPerPixel: Double(style.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
                                 breaking: style.breaking)
+        shaper.hexBoxDigits = hexBoxDigits
         let lines = try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text, measurement.lines, fonts: fonts)
         }
@@ -54,12 +55,13 @@ extension TextMeasurer {
         let tabs = Preparer.tabSpacing(fonts, style: style, unitsPerPixel: styled.unitsPerPixel)
         let isBrowser = style.breaking.isBrowser
         var itemizer = Itemizer(selector: (isBrowser ? table.browserSelectors : table.selectors)[0],
-                                choosesFontPerCharacter: isBrowser)
+                                choosesFontPerCharacter: isBrowser, drawsHexBoxes: !isBrowser)
         itemizer.styles = styled.styles
         var shaper = LineShaper(itemizer: itemizer, faces: table.faces, size: style.size,
                                 unitsPerPixel: Double(styled.unitsPerPixel), tabStop: tabs.stop, tabMinimum: tabs.minimum,
                                 breaking: style.breaking)
         shaper.styled = styled
+        shaper.hexBoxDigits = hexBoxDigits
         let lines = try withExtendedLifetime(styled.styles) { () throws(TextMeasureError) -> [GlyphLine] in
             try shaper.lines(of: text.text, measurement.lines, fonts: fonts)
         }

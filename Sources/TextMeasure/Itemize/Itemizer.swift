@@ -17,6 +17,9 @@ struct Run {
     /// must not draw a dotted circle for the marks it begins with, and the shaped-piece cache (whose
     /// keys do not say so) is not used.
     var startsInsideGrapheme = false
+    /// In ``LineBreaking/pango``: the run holds a character its font lacks, which Pango draws as a hex
+    /// box: it is shaped with the font's ``HexBoxFont``, not through the shaped-piece cache.
+    var drawsHexBoxes = false
 }
 
 /// Splits a paragraph into runs: the font is chosen per grapheme cluster through the cascade (so a
@@ -30,6 +33,10 @@ struct Run {
 ///    else the first covering its base, else the primary font (which draws `.notdef`);
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
 ///    (as in Pango): it takes the font of the text around it (see ``Followers``).
+///
+/// With ``drawsHexBoxes`` (``LineBreaking/pango``), each cluster also records whether its font lacks
+/// its characters (``Cluster/coverage``), and a run holding such a cluster is shaped as Pango draws
+/// them (see ``HexBoxFont``).
 ///
 /// With ``choosesFontPerCharacter`` (the browser modes), as Blink does for a `font-family` list: a
 /// space takes the first font that has it, like any other character, and only a cluster holding
@@ -49,6 +56,8 @@ struct Itemizer {
     let selector: FontSelector
     /// Fonts are chosen as Blink chooses them (see above), not as Pango does.
     var choosesFontPerCharacter = false
+    /// Characters a cluster's font lacks are found, for Pango's hex boxes (see ``Cluster/coverage``).
+    var drawsHexBoxes = false
     /// A styled text's styles (their selectors and fonts); empty for plain text. A cluster's
     /// ``Cluster/font`` is an index in its style's cascade; `runs` maps it to the preparation's fonts
     /// through the style's `fontIndices`.
@@ -89,6 +98,23 @@ struct Itemizer {
         var level: UInt8 = 0
         /// The style of a styled text it is drawn in: its first byte's (0: plain).
         var style: UInt16 = 0
+        /// With ``Itemizer/drawsHexBoxes``: whether its font has its characters. White space, default
+        /// ignorable characters and hard breaks count as had (Pango draws no box for them).
+        var coverage = Coverage.covered
+    }
+
+    /// How much of a cluster its font draws (see ``Cluster/coverage``).
+    enum Coverage: UInt8 {
+        /// Every character (or not looked at: ``Itemizer/drawsHexBoxes`` is off).
+        case covered
+        /// Some characters are drawn as hex boxes, others with the font's glyphs.
+        case partlyCovered
+        /// Every character is drawn as a hex box: the cluster's extent is the box's (see
+        /// ``HexBoxFont/Metrics/extent``).
+        case uncovered
+        /// A lone control or format character whose font comes from its neighbours: decided when it
+        /// has it (`giveFont`).
+        case pending
     }
 
     /// Fills `clusters` for the paragraph's bytes, given the boundary flags from `cub_analyze`, and in
@@ -169,26 +195,65 @@ struct Itemizer {
         let isLone = firstLength == end - start
         if isLone && first < 0x80 {
             // ASCII: no emoji, Latin or Common script, the font from a table.
-            let isSpace = first == 0x20 || first == 0x09
+            // Pango's white space (`g_unichar_isspace`) hangs at a line's end: a form feed too.
+            let isSpace = first == 0x20 || first == 0x09 || (first == 0x0C && !choosesFontPerCharacter)
             let isNeutral = (isSpace && !choosesFontPerCharacter) || first < 0x20 || first == 0x7F
             let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
-            push(Cluster(start: start, font: isNeutral ? nil : selector.firstCovering(first) ?? 0,
-                         script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
-                         isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
-                         continuesGrapheme: continuesGrapheme, level: level, style: style),
-                 to: &clusters, &followers, bytes: bytes)
+            let font = isNeutral ? nil : selector.firstCovering(first)
+            var cluster = Cluster(start: start, font: isNeutral ? nil : font ?? 0,
+                                  script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
+                                  isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
+                                  continuesGrapheme: continuesGrapheme, level: level, style: style)
+            if drawsHexBoxes {
+                if isNeutral {
+                    // C0 controls but tab, LF and CR: a form feed is white space that hangs, and a box.
+                    if first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D { cluster.coverage = .pending }
+                } else if font == nil {
+                    cluster.coverage = .uncovered
+                }
+            }
+            push(cluster, to: &clusters, &followers, bytes: bytes)
             return
         }
         let properties = Int(cub_scalar_properties(first))
         let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
         let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0 && !(isSpace && choosesFontPerCharacter)
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
-        let font = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji,
-                                                selector: selector)
-        push(Cluster(start: start, font: font, script: script(bytes, start, end),
-                     isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
-                     continuesGrapheme: continuesGrapheme, level: level, style: style),
-             to: &clusters, &followers, bytes: bytes)
+        let choice = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji,
+                                                  selector: selector)
+        var cluster = Cluster(start: start, font: choice?.font, script: script(bytes, start, end),
+                              isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
+                              continuesGrapheme: continuesGrapheme, level: level, style: style)
+        if drawsHexBoxes {
+            if let choice {
+                if !choice.coversAll {
+                    cluster.coverage = coverage(of: bytes, start, end, font: selector.fonts[choice.font])
+                }
+            } else if properties & (CUB_HANGING_SPACE | CUB_DEFAULT_IGNORABLE) == 0 && first != 0x2028 {
+                cluster.coverage = .pending
+            }
+        }
+        push(cluster, to: &clusters, &followers, bytes: bytes)
+    }
+
+    /// How much of the cluster `start..<end` `font` draws (see ``Coverage``), as Pango's callbacks
+    /// answer: a character is drawn if the font maps it, or is white space, default ignorable or a hard
+    /// break.
+    private func coverage(of bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, font: FontFace) -> Coverage {
+        var drawn = false, boxed = false
+        var offset = start
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            offset += length
+            let properties = Int(cub_scalar_properties(scalar))
+            if properties & (CUB_HANGING_SPACE | CUB_DEFAULT_IGNORABLE) != 0 || scalar == 0x0A || scalar == 0x0D
+                || scalar == 0x2028 || font.covers(scalar) {
+                drawn = true
+            } else {
+                boxed = true
+            }
+        }
+        return !boxed ? .covered : drawn ? .partlyCovered : .uncovered
     }
 
     /// What `clusters(of:flags:into:)` keeps to give neutral clusters their font and Common/Inherited
@@ -270,7 +335,13 @@ struct Itemizer {
             let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[start].start)
             font = selector(of: style).firstCovering(scalar) ?? 0
         }
-        for k in start..<clusters.count { clusters[k].font = font }
+        for k in start..<clusters.count {
+            clusters[k].font = font
+            if clusters[k].coverage == .pending {
+                let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[k].start)
+                clusters[k].coverage = selector(of: style).fonts[font].covers(scalar) ? .covered : .uncovered
+            }
+        }
     }
 
     /// The most bytes HarfBuzz shapes at once: a longer run is cut between two clusters (1 MB and more
@@ -284,10 +355,12 @@ struct Itemizer {
         runs.removeAll(keepingCapacity: true)
         // Every cluster has its font by now (see `Cluster.font`); the primary font stands in otherwise.
         guard let first = clusters.first else { return }
-        var current = Run(start: 0, end: 0, font: first.font ?? 0, script: first.script, style: Int(first.style))
+        var current = Run(start: 0, end: 0, font: first.font ?? 0, script: first.script, style: Int(first.style),
+                          drawsHexBoxes: first.coverage != .covered)
         // Fonts and scripts compared as integers (not through `Optional`'s and `hb_script_t`'s `Equatable`).
         for index in 1..<clusters.count {
             let cluster = clusters[index]
+            defer { if cluster.coverage != .covered { current.drawsHexBoxes = true } }
             guard cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
                     || cluster.level != clusters[index - 1].level || Int(cluster.style) != current.style
                     || cluster.continuesGrapheme || cluster.start - current.start >= Self.maximumRunBytes else { continue }
@@ -304,10 +377,15 @@ struct Itemizer {
         }
     }
 
+    /// The cluster's font, and whether it covers every character of the cluster that chooses fonts
+    /// (all but control and format characters and selectors).
     private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
-                            isLone: Bool, isEmoji: Bool, selector: FontSelector) -> Int {
-        if isEmoji, let index = selector.firstColorCovering(first) { return index }
-        if isLone { return selector.firstCovering(first) ?? 0 }
+                            isLone: Bool, isEmoji: Bool, selector: FontSelector) -> (font: Int, coversAll: Bool) {
+        if isEmoji, let index = selector.firstColorCovering(first) { return (index, true) }
+        if isLone {
+            guard let index = selector.firstCovering(first) else { return (0, false) }
+            return (index, true)
+        }
         // The first font covering every character: no font before the last of the characters' first
         // covering fonts (from the selector's table) can (it misses that character), so the search
         // starts there; if no font covers some character, none covers them all.
@@ -316,15 +394,15 @@ struct Itemizer {
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
             if Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 {
-                guard let index = selector.firstCovering(scalar) else { return selector.firstCovering(first) ?? 0 }
+                guard let index = selector.firstCovering(scalar) else { return (selector.firstCovering(first) ?? 0, false) }
                 candidate = max(candidate, index)
             }
             offset += length
         }
         if let index = selector.fonts[candidate...].firstIndex(where: { covers($0, bytes, start, end, selector: selector) }) {
-            return index
+            return (index, true)
         }
-        return selector.firstCovering(first) ?? 0
+        return (selector.firstCovering(first) ?? 0, false)
     }
 
     private func covers(_ font: FontFace, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,

@@ -111,7 +111,11 @@ public final class TextMeasurer: Sendable {
         self.cascade = cascade
         self.styledFaces = styledFaces
         self.scaledFonts = ScaledFontCache(faces: cascade.fonts, capacity: Self.fontSizeCapacity)
-        self.preparer = Preparer(cascade: cascade, shapeCache: shapeCache)
+        let digits: HexBoxDigitFaces.Source = switch styledFaces {
+        case .given(let cascades): .given(cascades)
+        case .bundled(let folder): .bundled(regular: cascade, folder: folder)
+        }
+        self.preparer = Preparer(cascade: cascade, shapeCache: shapeCache, hexBoxDigits: HexBoxDigitFaces(digits))
         // The break analysis's shared set-up (once per process), here rather than in the first text,
         // where other threads' first texts would wait for it (the batch makes its measurer on a
         // thread of its own while it reads its input).
@@ -262,6 +266,9 @@ public final class TextMeasurer: Sendable {
             return made
         }
     }
+
+    /// The faces of hex boxes' digits (see ``HexBoxFont``).
+    var hexBoxDigits: HexBoxDigitFaces { preparer.hexBoxDigits }
 
     /// The most font sizes a measurer keeps HarfBuzz fonts for (least recently used evicted first).
     public static let fontSizeCapacity = 64

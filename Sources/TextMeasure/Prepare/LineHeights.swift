@@ -5,8 +5,8 @@
 /// Natural line heights: a line reaches as far above and below its baseline as the fonts of its
 /// clusters do (``LineExtent``), as each engine counts them:
 /// - ``LineBreaking/pango``: Pango's logical line extents (`pango_layout_line_get_extents`), the union
-///   of the extents of the fonts drawing the line's clusters, hanging white space included, exact in
-///   Pango units; a line of CJK alone is shorter than a line of the primary font. A line with no
+///   of the extents of the fonts drawing the line's clusters (of a cluster drawn as hex boxes alone,
+///   the box's: see ``HexBoxFont``), hanging white space included, exact in Pango units; a line of CJK alone is shorter than a line of the primary font. A line with no
 ///   cluster (an empty paragraph) takes the primary font's extent.
 /// - The browser modes: Blink's line box with `line-height: normal`: the primary font's rounded extent
 ///   (the strut, on every line, empty or not) united with those of the fonts used on the line

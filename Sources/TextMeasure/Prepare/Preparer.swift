@@ -12,12 +12,15 @@ struct Preparer {
     let shapeCache: ShapeCache?
     /// Broken ligatures' pieces measured across texts; there when `shapeCache` is.
     let ligatureBreaks: LigatureBreakCache?
+    /// The faces of hex boxes' digits, for characters the fonts lack in ``LineBreaking/pango``.
+    let hexBoxDigits: HexBoxDigitFaces
 
-    init(cascade: FontCascade, shapeCache: ShapeCache?) {
+    init(cascade: FontCascade, shapeCache: ShapeCache?, hexBoxDigits: HexBoxDigitFaces) {
         selector = FontSelector(cascade: cascade)
         browserSelector = FontSelector(cascade: cascade, decomposes: true)
         self.shapeCache = shapeCache
         ligatureBreaks = shapeCache == nil ? nil : LigatureBreakCache()
+        self.hexBoxDigits = hexBoxDigits
     }
 
     /// Prepares `text`; `fonts` are the cascade's HarfBuzz fonts at the style's scale. A styled text
@@ -36,7 +39,8 @@ struct Preparer {
                 var builder = Builder(reusing: scratch)
                 defer { builder.handBack(to: scratch) }
                 let isBrowser = style.breaking.isBrowser
-                var itemizer = Itemizer(selector: isBrowser ? browserSelector : selector, choosesFontPerCharacter: isBrowser)
+                var itemizer = Itemizer(selector: isBrowser ? browserSelector : selector, choosesFontPerCharacter: isBrowser,
+                                        drawsHexBoxes: !isBrowser)
                 if let styled {
                     styled.fillStyles(scratch.styles, byteCount: bytes.count)
                     itemizer.styles = styled.styles
@@ -46,7 +50,7 @@ struct Preparer {
                                       scratch: scratch, breaking: style.breaking,
                                       spaceAdvance: isBrowser ? Self.spaceAdvance(fonts) ?? 0 : 0,
                                       style: style, extentFloor: Self.emptyExtents(fonts, style: style).floor,
-                                      styled: styled)
+                                      styled: styled, hexBoxDigits: hexBoxDigits)
                 var failure: TextMeasureError?
                 Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
                     guard failure == nil else { return }
@@ -187,11 +191,28 @@ struct Preparer {
         let extentFloor: LineExtent
         /// A styled text's styles; nil for plain text.
         let styled: StyledPreparation?
+        let hexBoxDigits: HexBoxDigitFaces
 
         /// The fonts of `style` (see `Run.style`): ``fonts`` for plain text and style 0.
         @inline(__always)
         func fonts(of style: Int) -> ScaledFonts {
             style == 0 ? fonts : styled.unsafelyUnwrapped.styles[style].fonts
+        }
+
+        /// The font `run` is shaped with: its font, or for a run holding a character its font lacks
+        /// (``Run/drawsHexBoxes``) that font's ``HexBoxFont``.
+        @inline(__always)
+        func handle(for run: Run) -> HBFont.Handle {
+            let fonts = fonts(of: run.style)
+            guard run.drawsHexBoxes else { return fonts.handle(at: run.font) }
+            return hexBoxFont(for: run).handle
+        }
+
+        /// The hex-box font of `run`'s font, its digits in the face standing for `monospace` in the
+        /// run's style.
+        func hexBoxFont(for run: Run) -> HexBoxFont {
+            let kind = run.style == 0 ? FaceKind.regular : styled.unsafelyUnwrapped.runs.styles[run.style].face
+            return fonts(of: run.style).hexBoxFont(at: run.font, digits: hexBoxDigits.face(for: kind))
         }
 
         /// The preparation's index of an itemized cluster's font (an index in its style's cascade).
@@ -350,13 +371,18 @@ struct Preparer {
             let firstCluster = clusters.count
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
                            breaking: breaking)
-            if case .natural = context.style.lineHeight { appendExtentRuns(scratch.runs, base: base, context) }
+            if case .natural = context.style.lineHeight {
+                appendExtentRuns(scratch.runs, clusters: scratch.clusters, base: base, context)
+            }
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
             let output = scratch.shape.shaperOutput
             for run in scratch.runs {
-                let font = context.fonts(of: run.style).handle(at: run.font)
-                if run.startsInsideGrapheme {
+                let font = context.handle(for: run)
+                if run.drawsHexBoxes {
+                    // Rare, and shaped with callbacks of our own: not worth the cache's keys.
+                    Shaper.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
+                } else if run.startsInsideGrapheme {
                     scratch.shape.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
                 } else if let shapeCache = context.shapeCache {
                     shapeCache.shape(run, of: bytes, flags: UnsafeBufferPointer(flags), font: font.pointer,
@@ -458,8 +484,14 @@ struct Preparer {
         /// Extends the extent runs over the paragraph's shaping runs (one font and style each): an
         /// extent run starts where a run's font reaches another extent than the one before (see
         /// `LineHeights`). Per shaping run, not per cluster: a paragraph in one font costs one step.
-        private mutating func appendExtentRuns(_ runs: [Run], base: Int, _ context: Context) {
+        private mutating func appendExtentRuns(_ runs: [Run], clusters: ScratchList<Itemizer.Cluster>, base: Int,
+                                               _ context: Context) {
+            var clusterIndex = 0
             for run in runs {
+                if run.drawsHexBoxes {
+                    appendExtentRuns(hexBoxRun: run, clusters: clusters, from: &clusterIndex, base: base, context)
+                    continue
+                }
                 guard run.font != lastExtentFont || run.style != lastExtentStyle else { continue }
                 lastExtentFont = run.font
                 lastExtentStyle = run.style
@@ -468,6 +500,23 @@ struct Preparer {
                     extentRuns.append(ExtentRun(byteStart: Int32(base + run.start), extent: extent))
                 }
             }
+        }
+
+        /// The extent runs of a run holding hex boxes: as Pango unites its glyphs' logical rectangles,
+        /// a cluster drawn with hex boxes alone reaches the box's extent, any other the font's.
+        private mutating func appendExtentRuns(hexBoxRun run: Run, clusters: ScratchList<Itemizer.Cluster>,
+                                               from index: inout Int, base: Int, _ context: Context) {
+            let fontExtent = context.extent(ofFont: run.font, style: run.style)
+            let boxExtent = context.hexBoxFont(for: run).metrics.extent.union(context.extentFloor)
+            while index < clusters.count && clusters[index].start < run.start { index += 1 }
+            while index < clusters.count && clusters[index].start < run.end {
+                let extent = clusters[index].coverage == .uncovered ? boxExtent : fontExtent
+                if extent != extentRuns.last?.extent {
+                    extentRuns.append(ExtentRun(byteStart: Int32(base + clusters[index].start), extent: extent))
+                }
+                index += 1
+            }
+            (lastExtentFont, lastExtentStyle) = (-1, -1)
         }
 
         /// Browser modes: the advances Blink gives characters that are hard breaks for Pango, and the
@@ -607,7 +656,7 @@ struct Preparer {
                 let beforeAdvance = before < start ? output.advance[before] : 0
                 let afterAdvance = after > end ? output.advance[end] : 0
                 let endAdjust = Int(output.breakAdjust[after > end ? end : start])
-                let font = context.fonts(of: run.style).handle(at: run.font)
+                let font = context.handle(for: run)
                 for k in (first + 1)...last {
                     let boundary = itemized[k].start
                     let widths = Self.pieceWidths(window: before..<after, boundary: boundary, of: bytes, run: run,
