@@ -14,6 +14,8 @@ extension TextMeasurer {
     /// History: 1, the first stored results; 2, the browser modes measure in 1/65536 px (Blink's
     /// exact advances and its reshaped line ends from LayoutUnit positions); 3, natural line heights
     /// from the fonts on each line (Pango's extents, Blink's `line-height: normal`), and Pango's
-    /// spaces between two scripts keep the font before them.
-    public static let layoutVersion: UInt32 = 3
+    /// spaces between two scripts keep the font before them; 4, ``LineBreaking/pango`` breaks South-East
+    /// Asian text with Pango's dictionary alone, takes no hard break at VT, FF and NEL, and draws
+    /// characters the fonts lack as Pango's hex boxes.
+    public static let layoutVersion: UInt32 = 4
 }
