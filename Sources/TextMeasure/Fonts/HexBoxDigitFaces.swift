@@ -36,6 +36,19 @@ final class HexBoxDigitFaces: Sendable {
         return found
     }
 
+    /// The hex-box font of `run`'s font, its digits in the face standing for `monospace` in the run's
+    /// style: what the preparation and the glyph layout shape a run with ``Run/drawsHexBoxes`` with.
+    ///
+    /// - Parameters:
+    ///   - run: The run.
+    ///   - fonts: The fonts of the run's style.
+    ///   - styled: The styled text's styles; nil for plain text.
+    /// - Complexity: O(1) under two locks once made (see ``ScaledFonts/hexBoxFont(at:digits:)``).
+    func hexBoxFont(for run: Run, in fonts: ScaledFonts, styled: StyledPreparation?) -> HexBoxFont {
+        let kind = run.style == 0 ? FaceKind.regular : styled.unsafelyUnwrapped.runs.styles[run.style].face
+        return fonts.hexBoxFont(at: run.font, digits: face(for: kind))
+    }
+
     private func find(_ kind: FaceKind) -> FontFace {
         switch source {
         case .given(let cascades):

@@ -84,6 +84,18 @@ final class HexBoxFont: @unchecked Sendable {
     /// The pointer and identity, as ``HBFont/handle``.
     var handle: HBFont.Handle { HBFont.Handle(pointer: pointer, id: id) }
 
+    /// Whether Pango draws `scalar` without a box where the font lacks it: white space (HarfBuzz makes
+    /// a space of U+0020; a tab is laid out apart), a hard break (the empty glyph), or a default
+    /// ignorable character (HarfBuzz hides it).
+    ///
+    /// - Parameters:
+    ///   - scalar: The character.
+    ///   - properties: Its `cub_scalar_properties`.
+    static func drawsNoBox(_ scalar: UInt32, properties: Int) -> Bool {
+        properties & (CUB_HANGING_SPACE | CUB_DEFAULT_IGNORABLE) != 0 || scalar == 0x0A || scalar == 0x0D
+            || scalar == 0x2028
+    }
+
     /// Whether `glyph` is an unknown glyph (a hex box) or the empty glyph, neither of them the face's.
     static func isPangoGlyph(_ glyph: UInt32) -> Bool {
         glyph & unknownFlag != 0 || glyph == emptyGlyph
@@ -139,8 +151,9 @@ final class HexBoxFont: @unchecked Sendable {
         hb_font_funcs_set_nominal_glyph_func(funcs, { font, _, unicode, glyph, _ in
             guard let font, let glyph else { return 0 }
             if hb_font_get_nominal_glyph(hb_font_get_parent(font), unicode, glyph) != 0 { return 1 }
-            // HarfBuzz makes other spaces from U+0020; a tab is Pango's to lay out, not a box.
-            if unicode == 0x09 || Int(cub_scalar_properties(unicode)) & CUB_HANGING_SPACE != 0 { return 0 }
+            // HarfBuzz makes other spaces from U+0020; a tab (white space here too) is Pango's to lay
+            // out, not a box.
+            if Int(cub_scalar_properties(unicode)) & CUB_HANGING_SPACE != 0 { return 0 }
             if unicode == 0x0A || unicode == 0x0D || unicode == 0x2028 {
                 glyph.pointee = HexBoxFont.emptyGlyph
                 return 1

@@ -135,8 +135,7 @@ struct LineShaper {
     private func font(of run: Run, _ fonts: ScaledFonts) -> OpaquePointer {
         let runFonts = styled?.styles[run.style].fonts ?? fonts
         guard run.drawsHexBoxes, let hexBoxDigits else { return runFonts.handle(at: run.font).pointer }
-        let kind = run.style == 0 ? FaceKind.regular : styled.unsafelyUnwrapped.runs.styles[run.style].face
-        return runFonts.hexBoxFont(at: run.font, digits: hexBoxDigits.face(for: kind)).pointer
+        return hexBoxDigits.hexBoxFont(for: run, in: runFonts, styled: styled).pointer
     }
 
     /// C0 controls and DEL: a tab or a hard break, drawn as nothing.

@@ -205,9 +205,12 @@ struct Itemizer {
                                   isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
                                   continuesGrapheme: continuesGrapheme, level: level, style: style)
             if drawsHexBoxes {
+                // A C0 control but tab, LF and CR is boxed where its neighbours' font lacks it (a form
+                // feed too, though it hangs as white space).
                 if isNeutral {
-                    // C0 controls but tab, LF and CR: a form feed is white space that hangs, and a box.
-                    if first != 0x20 && first != 0x09 && first != 0x0A && first != 0x0D { cluster.coverage = .pending }
+                    if first != 0x20 && !HexBoxFont.drawsNoBox(first, properties: Int(cub_scalar_properties(first))) {
+                        cluster.coverage = .pending
+                    }
                 } else if font == nil {
                     cluster.coverage = .uncovered
                 }
@@ -229,7 +232,7 @@ struct Itemizer {
                 if !choice.coversAll {
                     cluster.coverage = coverage(of: bytes, start, end, font: selector.fonts[choice.font])
                 }
-            } else if properties & (CUB_HANGING_SPACE | CUB_DEFAULT_IGNORABLE) == 0 && first != 0x2028 {
+            } else if !HexBoxFont.drawsNoBox(first, properties: properties) {
                 cluster.coverage = .pending
             }
         }
@@ -237,17 +240,15 @@ struct Itemizer {
     }
 
     /// How much of the cluster `start..<end` `font` draws (see ``Coverage``), as Pango's callbacks
-    /// answer: a character is drawn if the font maps it, or is white space, default ignorable or a hard
-    /// break.
+    /// answer: a character is drawn if the font maps it, or Pango draws no box for it
+    /// (``HexBoxFont/drawsNoBox(_:properties:)``).
     private func coverage(of bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, font: FontFace) -> Coverage {
         var drawn = false, boxed = false
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
             offset += length
-            let properties = Int(cub_scalar_properties(scalar))
-            if properties & (CUB_HANGING_SPACE | CUB_DEFAULT_IGNORABLE) != 0 || scalar == 0x0A || scalar == 0x0D
-                || scalar == 0x2028 || font.covers(scalar) {
+            if HexBoxFont.drawsNoBox(scalar, properties: Int(cub_scalar_properties(scalar))) || font.covers(scalar) {
                 drawn = true
             } else {
                 boxed = true

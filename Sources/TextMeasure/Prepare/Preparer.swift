@@ -203,16 +203,12 @@ struct Preparer {
         /// (``Run/drawsHexBoxes``) that font's ``HexBoxFont``.
         @inline(__always)
         func handle(for run: Run) -> HBFont.Handle {
-            let fonts = fonts(of: run.style)
-            guard run.drawsHexBoxes else { return fonts.handle(at: run.font) }
-            return hexBoxFont(for: run).handle
+            run.drawsHexBoxes ? hexBoxFont(for: run).handle : fonts(of: run.style).handle(at: run.font)
         }
 
-        /// The hex-box font of `run`'s font, its digits in the face standing for `monospace` in the
-        /// run's style.
+        /// The hex-box font of `run`'s font (see ``HexBoxDigitFaces/hexBoxFont(for:in:styled:)``).
         func hexBoxFont(for run: Run) -> HexBoxFont {
-            let kind = run.style == 0 ? FaceKind.regular : styled.unsafelyUnwrapped.runs.styles[run.style].face
-            return fonts(of: run.style).hexBoxFont(at: run.font, digits: hexBoxDigits.face(for: kind))
+            hexBoxDigits.hexBoxFont(for: run, in: fonts(of: run.style), styled: styled)
         }
 
         /// The preparation's index of an itemized cluster's font (an index in its style's cascade).
