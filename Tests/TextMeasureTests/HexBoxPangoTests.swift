@@ -29,6 +29,34 @@ struct HexBoxPangoTests {
                 "\(comparison.summary)\n\(comparison.disagreements.joined(separator: "\n"))")
     }
 
+    /// In bold, italic and monospaced spans the box's digits are those of the face fontconfig matches
+    /// for `monospace` at the span's weight and slant (the monospaced faces upright, the italic faces
+    /// slanted), and a span may end inside a stretch of boxes.
+    @Test("Hex boxes in bold, italic and monospaced spans are Pango's")
+    func styledBoxesArePangos() throws {
+        let texts = ["aa\u{E000}bb \u{F56}\u{F7C}\u{F51}\u{F0B}\u{F66}\u{F90}\u{F51} cc\u{01}dd\u{10330}",
+                     "\u{E000}\u{E001}\u{E002}\u{E003}"]
+        var cases: [PangoReference.Case] = []
+        for text in texts {
+            let count = text.unicodeScalars.count
+            let spans: [[TextSpan]] = [
+                [TextSpan(0..<count, bold: true)], [TextSpan(0..<count, italic: true)],
+                [TextSpan(0..<count, bold: true, italic: true)], [TextSpan(0..<count, monospace: true)],
+                [TextSpan(0..<count, bold: true, monospace: true)], [TextSpan(0..<count / 2, bold: true, size: 20)],
+            ]
+            for spans in spans {
+                for size in [13.0, 17.0] {
+                    for width in [30.0, 60.0, 400.0] {
+                        cases.append(PangoReference.Case(text: text, size: size, width: width, spans: spans))
+                    }
+                }
+            }
+        }
+        let comparison = try PangoReference.compare(cases, reportName: "pango-hex-box-styled-disagreements.txt")
+        #expect(comparison.agreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.joined(separator: "\n"))")
+    }
+
     /// A box's width is Pango's exactly: `5 × pad + columns × (digit + pad)` with the monospaced
     /// face's digits (Pango 1.50 with the bundled fonts and the monospaced faces, in Pango units), and
     /// a character beyond plane 0 takes three columns, not two.
