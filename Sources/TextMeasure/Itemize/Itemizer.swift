@@ -96,11 +96,12 @@ struct Itemizer {
         /// The bidirectional embedding level of its first character, when the paragraph's levels were
         /// given (see `clusters(of:flags:levels:into:)`); 0 otherwise.
         var level: UInt8 = 0
+        /// With ``Itemizer/drawsHexBoxes``: whether its font has its characters. White space, default
+        /// ignorable characters and hard breaks count as had (Pango draws no box for them). Beside
+        /// `level`, where the layout has a spare byte: the list's stride stays 32 bytes.
+        var coverage = Coverage.covered
         /// The style of a styled text it is drawn in: its first byte's (0: plain).
         var style: UInt16 = 0
-        /// With ``Itemizer/drawsHexBoxes``: whether its font has its characters. White space, default
-        /// ignorable characters and hard breaks count as had (Pango draws no box for them).
-        var coverage = Coverage.covered
     }
 
     /// How much of a cluster its font draws (see ``Cluster/coverage``).
@@ -124,10 +125,13 @@ struct Itemizer {
     ///
     /// A styled text's paragraph gives each byte's style in `styles`.
     ///
+    /// - Returns: With ``drawsHexBoxes``, whether a cluster may lack a glyph (pass it on to
+    ///   `runs(of:byteCount:into:marksHexBoxes:)`); false when none does, or without it.
     /// - Complexity: O(n) in the paragraph's bytes.
+    @discardableResult
     func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
                   levels: UnsafeBufferPointer<UInt8>? = nil, styles: UnsafeBufferPointer<UInt16>? = nil,
-                  into clusters: inout ScratchList<Cluster>) {
+                  into clusters: inout ScratchList<Cluster>) -> Bool {
         clusters.removeAll()
         var followers = Followers()
         let count = bytes.count
@@ -163,6 +167,7 @@ struct Itemizer {
             giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, scriptAfter: HB_SCRIPT_INVALID,
                      levelAfter: 0, bytes: bytes)
         }
+        return followers.mayDrawHexBoxes
     }
 
     /// Where the piece of the grapheme cluster `start..<end` that begins at `start` ends: before the
@@ -210,9 +215,11 @@ struct Itemizer {
                 if isNeutral {
                     if first != 0x20 && !HexBoxFont.drawsNoBox(first, properties: Int(cub_scalar_properties(first))) {
                         cluster.coverage = .pending
+                        followers.mayDrawHexBoxes = true
                     }
                 } else if font == nil {
                     cluster.coverage = .uncovered
+                    followers.mayDrawHexBoxes = true
                 }
             }
             push(cluster, to: &clusters, &followers, bytes: bytes)
@@ -231,9 +238,11 @@ struct Itemizer {
             if let choice {
                 if !choice.coversAll {
                     cluster.coverage = coverage(of: bytes, start, end, font: selector.fonts[choice.font])
+                    followers.mayDrawHexBoxes = followers.mayDrawHexBoxes || cluster.coverage != .covered
                 }
             } else if !HexBoxFont.drawsNoBox(first, properties: properties) {
                 cluster.coverage = .pending
+                followers.mayDrawHexBoxes = true
             }
         }
         push(cluster, to: &clusters, &followers, bytes: bytes)
@@ -273,6 +282,9 @@ struct Itemizer {
         var neutralStart = -1
         /// The last strong script so far; `HB_SCRIPT_INVALID` before the first.
         var script = HB_SCRIPT_INVALID
+        /// A cluster so far lacks a glyph, or may (a control whose font is not decided yet): what
+        /// `clusters(of:flags:levels:styles:into:)` returns.
+        var mayDrawHexBoxes = false
     }
 
     /// Appends `cluster`, giving it the last strong script if its own is weak, and its font to the
@@ -352,16 +364,16 @@ struct Itemizer {
 
     /// Groups consecutive clusters with the same font, script and level into runs; a piece of a cut
     /// grapheme cluster starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
-    func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run]) {
+    /// With `marksHexBoxes` (what `clusters(of:flags:levels:styles:into:)` returned), a run holding a
+    /// cluster its font lacks is marked ``Run/drawsHexBoxes``; without it no cluster is looked at again.
+    func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run], marksHexBoxes: Bool = false) {
         runs.removeAll(keepingCapacity: true)
         // Every cluster has its font by now (see `Cluster.font`); the primary font stands in otherwise.
         guard let first = clusters.first else { return }
-        var current = Run(start: 0, end: 0, font: first.font ?? 0, script: first.script, style: Int(first.style),
-                          drawsHexBoxes: first.coverage != .covered)
+        var current = Run(start: 0, end: 0, font: first.font ?? 0, script: first.script, style: Int(first.style))
         // Fonts and scripts compared as integers (not through `Optional`'s and `hb_script_t`'s `Equatable`).
         for index in 1..<clusters.count {
             let cluster = clusters[index]
-            defer { if cluster.coverage != .covered { current.drawsHexBoxes = true } }
             guard cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
                     || cluster.level != clusters[index - 1].level || Int(cluster.style) != current.style
                     || cluster.continuesGrapheme || cluster.start - current.start >= Self.maximumRunBytes else { continue }
@@ -372,6 +384,13 @@ struct Itemizer {
         }
         current.end = byteCount
         runs.append(current)
+        if marksHexBoxes {
+            var run = 0
+            for index in clusters.indices where clusters[index].coverage != .covered {
+                while runs[run].end <= clusters[index].start { run += 1 }
+                runs[run].drawsHexBoxes = true
+            }
+        }
         // A styled text's runs name their fonts in the table of every face's fonts.
         if !styles.isEmpty {
             for k in runs.indices { runs[k].font = styles[runs[k].style].fontIndices[runs[k].font] }

@@ -360,9 +360,10 @@ struct Preparer {
             // 2. Clusters with their font and script, then runs.
             let levels = breaking == .pango ? Self.bidiLevels(bytes, scratch: scratch) : nil
             let styles = context.styled == nil ? nil : UnsafeBufferPointer(rebasing: scratch.styles[range])
-            context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels, styles: styles,
-                                      into: &scratch.clusters)
-            context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs)
+            let mayDrawHexBoxes = context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels,
+                                                            styles: styles, into: &scratch.clusters)
+            context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs,
+                                  marksHexBoxes: mayDrawHexBoxes)
             if breaking == .pango { Self.breakDictionaryWordsAsPango(bytes, runs: scratch.runs, flags: flags) }
             let firstCluster = clusters.count
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
