@@ -205,24 +205,24 @@ struct Itemizer {
             let isNeutral = (isSpace && !choosesFontPerCharacter) || first < 0x20 || first == 0x7F
             let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
             let font = isNeutral ? nil : selector.firstCovering(first)
-            var cluster = Cluster(start: start, font: isNeutral ? nil : font ?? 0,
-                                  script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
-                                  isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
-                                  continuesGrapheme: continuesGrapheme, level: level, style: style)
+            var coverage = Coverage.covered
             if drawsHexBoxes {
                 // A C0 control but tab, LF and CR is boxed where its neighbours' font lacks it (a form
                 // feed too, though it hangs as white space).
                 if isNeutral {
                     if first != 0x20 && !HexBoxFont.drawsNoBox(first, properties: Int(cub_scalar_properties(first))) {
-                        cluster.coverage = .pending
-                        followers.mayDrawHexBoxes = true
+                        coverage = .pending
                     }
                 } else if font == nil {
-                    cluster.coverage = .uncovered
-                    followers.mayDrawHexBoxes = true
+                    coverage = .uncovered
                 }
+                if coverage != .covered { followers.mayDrawHexBoxes = true }
             }
-            push(cluster, to: &clusters, &followers, bytes: bytes)
+            push(Cluster(start: start, font: isNeutral ? nil : font ?? 0,
+                         script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
+                         isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
+                         continuesGrapheme: continuesGrapheme, level: level, coverage: coverage, style: style),
+                 to: &clusters, &followers, bytes: bytes)
             return
         }
         let properties = Int(cub_scalar_properties(first))
@@ -231,21 +231,19 @@ struct Itemizer {
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
         let choice = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji,
                                                   selector: selector)
-        var cluster = Cluster(start: start, font: choice?.font, script: script(bytes, start, end),
-                              isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
-                              continuesGrapheme: continuesGrapheme, level: level, style: style)
+        var coverage = Coverage.covered
         if drawsHexBoxes {
             if let choice {
-                if !choice.coversAll {
-                    cluster.coverage = coverage(of: bytes, start, end, font: selector.fonts[choice.font])
-                    followers.mayDrawHexBoxes = followers.mayDrawHexBoxes || cluster.coverage != .covered
-                }
+                if !choice.coversAll { coverage = self.coverage(of: bytes, start, end, font: selector.fonts[choice.font]) }
             } else if !HexBoxFont.drawsNoBox(first, properties: properties) {
-                cluster.coverage = .pending
-                followers.mayDrawHexBoxes = true
+                coverage = .pending
             }
+            if coverage != .covered { followers.mayDrawHexBoxes = true }
         }
-        push(cluster, to: &clusters, &followers, bytes: bytes)
+        push(Cluster(start: start, font: choice?.font, script: script(bytes, start, end),
+                     isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
+                     continuesGrapheme: continuesGrapheme, level: level, coverage: coverage, style: style),
+             to: &clusters, &followers, bytes: bytes)
     }
 
     /// How much of the cluster `start..<end` `font` draws (see ``Coverage``), as Pango's callbacks
