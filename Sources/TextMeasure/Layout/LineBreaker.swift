@@ -4,7 +4,8 @@
 /// `overflow-wrap: anywhere`):
 /// - a segment (the text between two break opportunities) joins the current line if the line so far,
 ///   hanging space included, plus the segment fits; white space at the end of a line hangs and never
-///   pushes the line over the width;
+///   pushes the line over the width, except that in ``LineBreaking/pango`` only its last character
+///   hangs, as in Pango, and before a paragraph's separator none (see `hangPangoSpace`);
 /// - a segment that does not fit starts a new line; if it does not fit on a line of its own either, it
 ///   is broken between grapheme clusters, each line taking as many clusters as fit and at least one;
 /// - white space can hang only after content that fits: after a single cluster wider than the line it
@@ -105,8 +106,10 @@ struct LineBreaker {
         /// LayoutUnit positions (0 when its end needs no reshaping; see `reshapeNeed`).
         var endNeed = 0
 
-        /// The line's width as drawn: white space excluded, lost kerning included.
-        var visibleWidth: Int { clusters > 0 ? content + endAdjust : 0 }
+        /// The line's width as drawn: white space excluded, lost kerning included; in
+        /// ``LineBreaking/pango``, the white space at its end that counts (see `hangPangoSpace`), also on
+        /// a line of white space alone.
+        var visibleWidth: Int { clusters > 0 ? content + endAdjust : endAdjust }
 
         init() {}
 
@@ -396,7 +399,10 @@ struct LineBreaker {
             if fitsInContextFirst && segment.endAdjust != 0 {
                 endNeed = reshapeNeed(of: opened, endingAfter: last, at: lead + content)
             }
-            if max(lead + content + segment.endAdjust, endNeed) > width && segment.contentClusterCount > 1 {
+            // Counted white space (``LineBreaking/pango``) that does not fit is broken off by `hangPangoSpace`,
+            // not the content.
+            let ownAdjust = segment.hanging > 0 ? 0 : segment.endAdjust
+            if max(lead + content + ownAdjust, endNeed) > width && segment.contentClusterCount > 1 {
                 return breakClusters(of: segment, continuingLine: false)
             }
             opened.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
@@ -411,6 +417,9 @@ struct LineBreaker {
         @inline(__always)
         mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
             let spaceIndex = Int(segment.contentEnd)
+            if !fitsInContextFirst && !segment.hasTab && (clusterEnd - spaceIndex >= 2 || segment.endsAtSeparator) {
+                return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: segment.endsAtSeparator)
+            }
             let space = clusters[spaceIndex].flags
             if line.isOpen, line.visibleWidth > width, !space.contains(.hangsAlways) {
                 // Space cannot hang after a cluster that already overflows.
@@ -429,6 +438,99 @@ struct LineBreaker {
             }
             line.addSpace(hanging, always: space.contains(.hangsAlways))
             return true
+        }
+
+        /// ``LineBreaking/pango``: adds the white space after a segment's content (clusters
+        /// `first..<end`) where Pango counts some of it: two or more characters, or any before a
+        /// paragraph's separator (`allCount`). Pango lets only the last white space character before a
+        /// break hang (`find_break_extra_width`), so a line ending after them counts the others, and
+        /// before a separator, which is that last character, all of them (the segment's `endAdjust`).
+        /// Where the content fits and they do not, `PANGO_WRAP_WORD_CHAR` retries with character breaks
+        /// and takes the last that fits: after `m` of them the line counts `m - 1` (the `m`th hangs),
+        /// after all of them before a separator all (there it does not collapse the last); a line
+        /// holding nothing else takes at least one. The rest start the next line, a line of white space
+        /// unless what follows fits after it. Returns false when the line limit stopped the layout.
+        ///
+        /// - Complexity: O(*k*) in the white space characters.
+        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool) -> Bool {
+            // The content's own end: the white space after it is what counts now, not what `place`
+            // assumed for a line ending after all of it, nor kerning lost at a line end.
+            if line.isOpen && line.clusters > 0 { line.endAdjust = 0 }
+            if line.isOpen, line.visibleWidth > width {
+                // White space cannot hang after a cluster that already overflows; it joins the line from
+                // where the cluster fits, or where a lone character before a separator fits with it.
+                let joins = line.visibleWidth + (allCount && end - first == 1 ? Int(clusters[first].advance) : 0)
+                guard close(change: joins, moreFollows: true) else { return false }
+            }
+            if !line.isOpen { line = openLine(start: clusters[first].start, at: first) }
+            /// Before a separator, the width of the characters from `index` on, and of those that count:
+            /// all but a character ending a shaping run, which Pango, fitting item by item, lets hang at
+            /// its item's end (our runs are its items). Kept as `index` moves, so that a long run of
+            /// white space broken over many lines costs O(*k*), not O(*k*²).
+            var all = 0, allCounted = 0
+            func add(_ range: Range<Int>, _ sign: Int) {
+                for k in range {
+                    all += sign * Int(clusters[k].advance)
+                    if k == end - 1 || !freeAtRunEnd(k) { allCounted += sign * Int(clusters[k].advance) }
+                }
+            }
+            if allCount { add(first..<end, 1) }
+            var index = first
+            while true {
+                let x = line.visibleWidth
+                let holdsNothing = line.clusters == 0 && line.advance == 0
+                // A line of one white space character is that line at any width (see below).
+                let alone = holdsNothing && end - index == 1
+                if allCount && x + allCounted <= width {
+                    line.addSpace(all, always: alone)
+                    line.endAdjust = allCounted
+                    return true
+                }
+                // After `m` characters, `m < count` (or any `m` without `allCount`): the `m`th hangs, and
+                // those before it count but for run ends.
+                let last = allCount ? end - 1 : end
+                var taken = 0, counted = 0, next = index
+                while next < last {
+                    if next > index {
+                        let withNext = freeAtRunEnd(next - 1) ? counted : counted + Int(clusters[next - 1].advance)
+                        guard x + withNext <= width else { break }
+                        counted = withNext
+                    }
+                    taken += Int(clusters[next].advance)
+                    next += 1
+                }
+                if next == index && holdsNothing {
+                    // One character before a separator, alone on a line too narrow for it: it stays.
+                    taken = Int(clusters[index].advance)
+                    counted = taken
+                    next += 1
+                }
+                if next == end {
+                    line.addSpace(taken, always: alone)
+                    line.endAdjust = counted
+                    return true
+                }
+                if next > index {
+                    line.addSpace(taken, always: false)
+                    line.endAdjust = counted
+                    line.end = clusters[next - 1].end
+                }
+                // The width at which the next character would join: hanging after these, or, when it is
+                // the last before a separator, counted with them.
+                let change = allCount && next == end - 1 ? x + allCounted
+                    : x + (freeAtRunEnd(next - 1) ? counted : counted + Int(clusters[next - 1].advance))
+                guard close(change: change, moreFollows: true) else { return false }
+                line = openLine(start: clusters[next].start, at: next)
+                if allCount { add(index..<next, -1) }
+                index = next
+            }
+        }
+
+        /// ``LineBreaking/pango``: whether white space character `index` ends a shaping run (the next
+        /// cluster starts one), where Pango, fitting item by item, lets it hang at its item's end.
+        @inline(__always)
+        func freeAtRunEnd(_ index: Int) -> Bool {
+            index + 1 < clusters.count && clusters[index + 1].flags.contains(.hangsAlways)
         }
 
         /// The width of a segment's visible content when it starts at `x` on its line.
@@ -663,7 +765,8 @@ struct LineBreaker {
             var lower = current.floorWidth
             if current.overflowsAsDrawn {
                 lower = max(lower, current.requirement)
-            } else if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits) {
+            } else if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits)
+                        || (current.clusters == 0 && current.endAdjust > 0 && current.hangsBecauseContentFits) {
                 lower = max(lower, visible, current.requirement, current.endNeed)
             }
             var upper = change ?? Int.max

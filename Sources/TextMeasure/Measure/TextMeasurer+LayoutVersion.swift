@@ -16,6 +16,8 @@ extension TextMeasurer {
     /// from the fonts on each line (Pango's extents, Blink's `line-height: normal`), and Pango's
     /// spaces between two scripts keep the font before them; 4, ``LineBreaking/pango`` breaks South-East
     /// Asian text with Pango's dictionary alone, takes no hard break at VT, FF and NEL, and draws
-    /// characters the fonts lack as Pango's hex boxes.
-    public static let layoutVersion: UInt32 = 4
+    /// characters the fonts lack as Pango's hex boxes; 5, ``LineBreaking/pango`` counts the white space
+    /// at a line's end as Pango does (all of it but the last character, all of it before a paragraph's
+    /// separator) and breaks off what does not fit.
+    public static let layoutVersion: UInt32 = 5
 }

@@ -200,8 +200,11 @@ struct Segment: Hashable, Sendable {
     /// Width of the content, and of the trailing white space, in layout units.
     var width: Int
     var hanging: Int
-    /// Added to `width` when a line ends after this segment (see `PreparedCluster.breakAdjust`);
-    /// 0 when white space hangs after the content.
+    /// Added to `width` when a line ends after this segment: without white space after the content,
+    /// the kerning lost at the line's end (see `PreparedCluster.breakAdjust`); with white space, 0,
+    /// except in ``LineBreaking/pango`` after two or more white space characters, which counts all of
+    /// them but the last (Pango lets only the last hang; `LineBreaker` breaks between them where they
+    /// do not fit).
     var endAdjust: Int
     /// The line must end after this segment (a hard break or the end of a paragraph).
     var isMandatoryBreak: Bool
@@ -214,6 +217,11 @@ struct Segment: Hashable, Sendable {
     /// after an ASCII letter or digit; before a character past ASCII, Chromium's ICU (UAX #14 LB20a)
     /// forbids it after a word-initial hyphen. See `LineBreaker`.
     var followsHyphen = false
+    /// ``LineBreaking/pango``: white space ends the segment, and a line feed, carriage return or
+    /// paragraph separator ends its paragraph. That separator is the last white space character before
+    /// the break, so all the white space before it counts (`endAdjust`), and a line that cannot take it
+    /// all ends before its last character, or before it all when it is one (see `LineBreaker`).
+    var endsAtSeparator = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

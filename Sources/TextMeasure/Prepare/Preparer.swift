@@ -395,8 +395,12 @@ struct Preparer {
             if breaking.isBrowser { applyBrowserAdvances(bytes, firstCluster: firstCluster, context) }
 
             // 4. Segments between break opportunities; trailing spaces hang.
+            let all = context.bytes, end = base + count
+            let endsAtSeparator = !breaking.isBrowser && end < all.count
+                && (all[end] == 0x0A || all[end] == 0x0D
+                    || (all[end] == 0xE2 && end + 2 < all.count && all[end + 1] == 0x80 && all[end + 2] == 0xA9))
             appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags,
-                           bytes: bytes, breaking: breaking)
+                           bytes: bytes, breaking: breaking, endsAtSeparator: endsAtSeparator)
         }
 
         /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
@@ -704,10 +708,13 @@ struct Preparer {
         }
 
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
-        /// width of their content and of the white space that hangs after it.
+        /// width of their content and of the white space that hangs after it. `endsAtSeparator`:
+        /// ``LineBreaking/pango``, and a line feed, carriage return or paragraph separator ends the
+        /// paragraph (see `Segment.endsAtSeparator`).
         private mutating func appendSegments(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
-                                             bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) {
+                                             bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking,
+                                             endsAtSeparator: Bool) {
             let clusters = self.clusters
             Self.reserve(itemized.count, more: &segments)
             var segmentStart = 0
@@ -723,15 +730,29 @@ struct Preparer {
                     if c < contentEnd { width += Int(cluster.advance) } else { hanging += Int(cluster.advance) }
                     if cluster.flags.contains(.tab) { segmentHasTab = true }
                 }
+                // Pango lets only the last white space character before a break hang
+                // (`find_break_extra_width`): a line ending after several counts the others; before a
+                // paragraph's separator, the separator is that character, and all of them count. Pango
+                // fits item by item, so the last of an item's characters before the next item is free
+                // too (see `LineBreaker`'s `hangPangoSpace`).
+                let beforeSeparator = atEnd && endsAtSeparator && !segmentHasTab
+                var countedWhite = 0
+                if beforeSeparator || (!breaking.isBrowser && !segmentHasTab && i - contentEnd >= 2) {
+                    for c in contentEnd..<i where c == i - 1 ? beforeSeparator
+                        : !clusters[firstCluster + c + 1].flags.contains(.hangsAlways) {
+                        countedWhite += Int(clusters[firstCluster + c].advance)
+                    }
+                }
                 segments.append(Segment(
                     byteStart: Int32(base + itemized[segmentStart].start),
                     byteEnd: Int32(base + (atEnd ? byteCount : itemized[i].start)),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
-                        ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
+                        ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : countedWhite,
                     isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab,
-                    followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes)))
+                    followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes),
+                    endsAtSeparator: beforeSeparator && contentEnd < i))
                 segmentStart = i
             }
         }

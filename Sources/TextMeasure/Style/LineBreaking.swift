@@ -2,7 +2,8 @@
 ///
 /// Both modes break at UAX #14 opportunities (ICU's rules; words of Thai, Lao, Khmer and Myanmar as
 /// each engine finds them, see the table), break a word wider than the line between grapheme
-/// clusters, and hang white space at the end of a line. They differ in the details browsers and Pango disagree on:
+/// clusters, and let white space at the end of a line hang (``pango`` only its last character, as Pango
+/// does). They differ in the details browsers and Pango disagree on:
 ///
 /// | | ``pango`` | ``browser`` |
 /// |---|---|---|
@@ -11,6 +12,7 @@
 /// | `-` before a digit | no break | a break after an ASCII letter or digit |
 /// | after a run of spaces | ICU | always a break |
 /// | small kana, `ー` | no break before (strict) | a break before (`line-break: normal`) |
+/// | white space at a line's end | all of it but its last character counts (all of it before a paragraph separator); what does not fit starts the next line | hangs |
 /// | white space after a cluster wider than the line | starts the next line | hangs |
 /// | a line fits when | its width ≤ the width | its width ≤ the width in 1/64 px, + 1/64 px |
 /// | a word broken between clusters | cluster by cluster, as drawn | as many as fit in context, then back off until it fits as drawn |

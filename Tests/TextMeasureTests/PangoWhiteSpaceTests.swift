@@ -1,0 +1,152 @@
+import Testing
+import TestSupport
+@testable import TextMeasure
+
+/// White space at a line's end as Pango counts it (see `LineBreaker.Filler.hangPangoSpace`): only the
+/// last white space character before a break hangs, all of it before a paragraph's separator, and
+/// white space that does not fit is broken off, as `PANGO_WRAP_WORD_CHAR` does.
+@Suite("White space at line ends as Pango counts it")
+struct PangoWhiteSpaceTests {
+    /// Words from several scripts joined by one to four spaces, some with a line feed, CR LF, paragraph
+    /// or line separator after them, some ending in white space (a fixed seed), and a few written out.
+    static let texts: [String] = {
+        let words = ["a", "is", "the", "word", "sentence", "Hello,", "world.", "llama", "mmmmmm", "1234567",
+                     "مرحبا", "שלום", "你好", "ภาษาไทย", "안녕하세요", "Привет"]
+        let separators = ["\n", "\r\n", "\u{2029}", "\u{2028}"]
+        var random = SplitMix64(seed: 0x5EED_5BAC)
+        var texts = ["This sentence has  two  spaces between words and ends with spaces   ",
+                     "word  ", "word \nx", "ab  \n  cd   \n", "  lead  trail  ", "ok.  Next  one.  And  more."]
+        for _ in 0..<60 {
+            var text = ""
+            for index in 0..<Int.random(in: 2...8, using: &random) {
+                if index > 0 {
+                    text += String(repeating: " ", count: Int.random(in: 1...4, using: &random))
+                    if Int.random(in: 0..<6, using: &random) == 0 { text += separators.randomElement(using: &random)! }
+                }
+                text += words.randomElement(using: &random)!
+            }
+            if Bool.random(using: &random) { text += String(repeating: " ", count: Int.random(in: 1...3, using: &random)) }
+            texts.append(text)
+        }
+        return texts
+    }()
+
+    /// Texts of words from several scripts joined by one to four spaces, some ending in white space,
+    /// some with line feeds, CR LF, paragraph or line separators after it (a fixed seed): line counts
+    /// and heights as Pango's at three sizes and seven widths, and at narrower widths at the smaller sizes.
+    @Test("Runs of spaces break as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func runsOfSpacesBreakAsInPango() throws {
+        let texts = Self.texts
+        // Narrower widths than a character or two are left out at the larger sizes: there, where a
+        // cluster wider than the line is followed by white space, Pango and we break differently
+        // (`docs/pango-differences.md`, degenerate widths).
+        let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [30, 37, 45, 60, 90, 130, 200])
+            + PangoReference.cases(texts: texts, sizes: [11], widths: [12, 20])
+            + PangoReference.cases(texts: texts, sizes: [15], widths: [20])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-white-space-disagreements.txt")
+        // One layout of 1,584 differs: Arabic broken between clusters at 12 px, where Pango shapes the
+        // pieces again (`docs/pango-differences.md`).
+        #expect(comparison.agreement >= 0.999 && comparison.heightAgreement >= 0.999,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+    }
+
+    /// A sender's bold name and two spaces before the message, the spaces in either style: Pango
+    /// counts the first space wherever the line breaks after both.
+    @Test("Spaces at a style change break as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func spacesAtAStyleChangeBreakAsInPango() throws {
+        let texts = ["Василина Щириця:  Ростислав Слюсар", "Leon Kurnik:  Ksiądz, 23 wrzesień 2004",
+                     "תמר בן משה:  גיא מחאמיד: אסתר אסרף"]
+        var cases: [PangoReference.Case] = []
+        for text in texts {
+            let name = text.unicodeScalars.firstIndex(of: ":").map { text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: $0) + 1 }!
+            for spans in [[TextSpan(0..<name, bold: true)], [TextSpan(0..<name + 1, bold: true)],
+                          [TextSpan(0..<name + 2, bold: true, size: 20)]] {
+                for size in [13.0, 17.0, 24.0] {
+                    for width in [58.0, 64.0, 120.0, 180.0, 240.0] {
+                        cases.append(PangoReference.Case(text: text, size: size, width: width, spans: spans))
+                    }
+                }
+            }
+        }
+        let comparison = try PangoReference.compare(cases, reportName: "pango-white-space-styled-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+    }
+
+    /// Line widths, in Pango units, as Pango 1.50 lays the texts out with the bundled fonts.
+    @Test("Lines count the white space Pango counts", arguments: [
+        // Two spaces before a break: the first counts (11 px: "word" 27,022, a space 2,929).
+        (text: "word  x", size: 11.0, width: 31.0, lines: [29951, 5959]),
+        // Three that do not fit after "b": one hangs after it, the next two make a line of their own.
+        (text: "ab   cd", size: 15.0, width: 12.0, lines: [8617, 9446, 3994, 7373, 9446]),
+        // Before a line feed a single space counts; when it does not fit, it goes to a line of its own.
+        (text: "word \nx", size: 11.0, width: 28.0, lines: [27022, 2929, 5959]),
+        (text: "ab  \n  cd   \n", size: 11.0, width: 20.0, lines: [19104, 2929, 15263, 2929, 0]),
+        // At the text's end, as in the middle, all but the last count.
+        (text: "word   ", size: 11.0, width: 32.0, lines: [29951, 0]),
+    ])
+    func linesCountTheWhiteSpacePangoCounts(_ example: (text: String, size: Double, width: Double, lines: [Int])) throws {
+        let measured = try Fixtures.measurer.measure(example.text, style: TextStyle(size: example.size),
+                                                     width: example.width)
+        #expect(measured.lines.map { Int(($0.width * 1024).rounded()) } == example.lines)
+    }
+
+    /// Where white space is broken off, the range of widths over which the lines hold is still exact
+    /// and tight: the lines are the same anywhere inside it and change just outside.
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"), arguments: [11.0, 15, 17, 24])
+    func validWidthsHoldAndAreTight(size: Double) throws {
+        for text in Self.texts {
+            let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: size))
+            for width in [12.0, 20, 30, 37, 45, 60, 90, 130, 200] {
+                let result = try prepared.layout(width: width)
+                let range = result.validWidths
+                #expect(range.contains(width), "\(width) outside its own range \(range) for \(text)")
+                var inside = [range.lowerBound, (range.lowerBound + width) / 2, width]
+                if range.upperBound.isFinite { inside += [range.upperBound.nextDown, (width + range.upperBound) / 2] }
+                for probe in inside where probe > 0 {
+                    #expect(try prepared.layout(width: probe).lines == result.lines, "lines changed at \(probe) in \(range) for \(text)")
+                }
+                if range.upperBound.isFinite {
+                    #expect(try prepared.layout(width: range.upperBound + 0.001).lines != result.lines,
+                            "upper bound \(range.upperBound) not tight for \(text) at \(width)")
+                }
+                if range.lowerBound > 0.001 {
+                    #expect(try prepared.layout(width: range.lowerBound - 0.001).lines != result.lines,
+                            "lower bound \(range.lowerBound) not tight for \(text) at \(width)")
+                }
+            }
+        }
+    }
+
+    /// Layout's fast path, which fills whole segments, counts white space as the general filler does.
+    @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func wholeSegmentFillingCountsWhiteSpaceAlike() throws {
+        var compared = 0
+        for text in Self.texts {
+            let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: 15))
+            let floor = prepared.wholeSegmentFillWidth
+            guard floor != Int.max else { continue }
+            let natural = LineBreaker.layout(prepared, width: Int.max / 2, maxLines: 0).widestLine
+            for width in Set([floor, floor + 1, (floor + natural) / 2, natural, natural + 1]) {
+                var fastLines = TextMeasurement.Lines(), generalLines = TextMeasurement.Lines()
+                let fast = LineBreaker.layout(prepared, width: width, maxLines: 0, lines: &fastLines)
+                let general = LineBreaker.layout(prepared, width: width, maxLines: 0, lines: &generalLines, filling: .general)
+                #expect(fast == general && fastLines == generalLines, "\(text) at \(width) units")
+                compared += 1
+            }
+        }
+        #expect(compared > Self.texts.count)
+    }
+
+    /// The browser modes hang all the white space at a line's end (CSS `white-space: pre-wrap`).
+    @Test("The browser modes hang all white space")
+    func browserModesHangAllWhiteSpace() throws {
+        for breaking in [LineBreaking.browser, .browserStrict] {
+            let style = TextStyle(size: 11, breaking: breaking)
+            let word = try Fixtures.measurer.measure("word", style: style, width: 1000).widestLineWidth
+            let measured = try Fixtures.measurer.measure("word   x", style: style, width: word + 1)
+            #expect(measured.lineCount == 2)
+            #expect(measured.lines.first?.width == word)
+        }
+    }
+}
