@@ -417,8 +417,11 @@ struct LineBreaker {
         @inline(__always)
         mutating func hangSpace(of segment: Segment, clusterEnd: Int) -> Bool {
             let spaceIndex = Int(segment.contentEnd)
-            if !fitsInContextFirst && !segment.hasTab && (clusterEnd - spaceIndex >= 2 || segment.endsAtSeparator) {
-                return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: segment.endsAtSeparator)
+            if !fitsInContextFirst && !segment.hasTab {
+                let allCount = clusters[clusterEnd - 1].flags.contains(.beforeSeparator)
+                if clusterEnd - spaceIndex >= 2 || allCount {
+                    return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: allCount)
+                }
             }
             let space = clusters[spaceIndex].flags
             if line.isOpen, line.visibleWidth > width, !space.contains(.hangsAlways) {

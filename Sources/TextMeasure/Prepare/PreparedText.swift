@@ -186,6 +186,12 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// A soft hyphen (U+00AD): its `breakAdjust` is the hyphen a line ending here shows, which Blink
     /// adds after choosing the line (read by the browser modes' layout only).
     static let softHyphen = ClusterFlags(rawValue: 32)
+    /// ``LineBreaking/pango``: the last white space character before a line feed, carriage return or
+    /// paragraph separator ending its paragraph. That separator is the last white space character
+    /// before the break, so all the white space before it counts at a line's end (the segment's
+    /// `endAdjust`), and a line that cannot take it all ends before its last character, or before it
+    /// all when it is one (see `LineBreaker`'s `hangPangoSpace`).
+    static let beforeSeparator = ClusterFlags(rawValue: 64)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).
@@ -217,11 +223,6 @@ struct Segment: Hashable, Sendable {
     /// after an ASCII letter or digit; before a character past ASCII, Chromium's ICU (UAX #14 LB20a)
     /// forbids it after a word-initial hyphen. See `LineBreaker`.
     var followsHyphen = false
-    /// ``LineBreaking/pango``: white space ends the segment, and a line feed, carriage return or
-    /// paragraph separator ends its paragraph. That separator is the last white space character before
-    /// the break, so all the white space before it counts (`endAdjust`), and a line that cannot take it
-    /// all ends before its last character, or before it all when it is one (see `LineBreaker`).
-    var endsAtSeparator = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

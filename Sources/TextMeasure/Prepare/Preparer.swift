@@ -396,11 +396,15 @@ struct Preparer {
 
             // 4. Segments between break opportunities; trailing spaces hang.
             let all = context.bytes, end = base + count
+            // .pango: Pango counts white space at a line's end (see `countWhiteSpace`).
             let endsAtSeparator = !breaking.isBrowser && end < all.count
                 && (all[end] == 0x0A || all[end] == 0x0D
                     || (all[end] == 0xE2 && end + 2 < all.count && all[end + 1] == 0x80 && all[end + 2] == 0xA9))
-            appendSegments(scratch.clusters, base: base, byteCount: count, firstCluster: firstCluster, flags: flags,
-                           bytes: bytes, breaking: breaking, endsAtSeparator: endsAtSeparator)
+            let firstSegment = segments.count
+            let endsInWhiteSpaceRuns = appendSegments(scratch.clusters, base: base, byteCount: count,
+                                                      firstCluster: firstCluster, flags: flags, bytes: bytes,
+                                                      breaking: breaking)
+            if endsInWhiteSpaceRuns || endsAtSeparator { countWhiteSpace(from: firstSegment, endsAtSeparator: endsAtSeparator) }
         }
 
         /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
@@ -707,17 +711,46 @@ struct Preparer {
             start > 0 && bytes[start - 1] == 0x2D && (bytes[start] >= 0x80 || (bytes[start] >= 0x30 && bytes[start] <= 0x39))
         }
 
+        /// ``LineBreaking/pango``: sets the width a line ending after each of the paragraph's segments
+        /// from `first` on counts of the white space after its content (`Segment.endAdjust`), where
+        /// Pango counts some. It lets only the last white space character before a break hang
+        /// (`find_break_extra_width`), so a line ending after several counts the others; before a
+        /// paragraph's separator (`endsAtSeparator`), the separator is that character, and all of
+        /// them count (the last one is marked `ClusterFlags.beforeSeparator`). Pango fits item by item,
+        /// so the last of an item's characters before the next item is free too (see `LineBreaker`'s
+        /// `hangPangoSpace`). Not inline: most paragraphs have no segment ending in two or more white
+        /// space characters.
+        ///
+        /// - Complexity: O(*n*) in the paragraph's segments and their white space.
+        @inline(never)
+        private mutating func countWhiteSpace(from first: Int, endsAtSeparator: Bool) {
+            for index in first..<segments.count {
+                let segment = segments[index]
+                let whiteStart = Int(segment.contentEnd)
+                let whiteEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : clusters.count
+                let beforeSeparator = endsAtSeparator && index == segments.count - 1 && whiteEnd > whiteStart
+                guard !segment.hasTab, whiteEnd - whiteStart >= 2 || beforeSeparator else { continue }
+                var counted = 0
+                for c in whiteStart..<whiteEnd where c == whiteEnd - 1 ? beforeSeparator
+                    : !clusters[c + 1].flags.contains(.hangsAlways) {
+                    counted += Int(clusters[c].advance)
+                }
+                segments[index].endAdjust = counted
+                if beforeSeparator { clusters[whiteEnd - 1].flags.insert(.beforeSeparator) }
+            }
+        }
+
         /// Appends the paragraph's segments: the clusters between two break opportunities, with the
-        /// width of their content and of the white space that hangs after it. `endsAtSeparator`:
-        /// ``LineBreaking/pango``, and a line feed, carriage return or paragraph separator ends the
-        /// paragraph (see `Segment.endsAtSeparator`).
+        /// width of their content and of the white space that hangs after it. Returns whether, in
+        /// ``LineBreaking/pango``, a segment ends in two or more white space characters (see
+        /// `countWhiteSpace`).
         private mutating func appendSegments(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
-                                             bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking,
-                                             endsAtSeparator: Bool) {
+                                             bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) -> Bool {
             let clusters = self.clusters
             Self.reserve(itemized.count, more: &segments)
             var segmentStart = 0
+            var endsInWhiteSpaceRuns = false
             for i in 1...itemized.count {
                 let atEnd = i == itemized.count
                 let breakFlags = atEnd ? UInt8(CUB_MANDATORY_BREAK) : flags[itemized[i].start]
@@ -730,31 +763,19 @@ struct Preparer {
                     if c < contentEnd { width += Int(cluster.advance) } else { hanging += Int(cluster.advance) }
                     if cluster.flags.contains(.tab) { segmentHasTab = true }
                 }
-                // Pango lets only the last white space character before a break hang
-                // (`find_break_extra_width`): a line ending after several counts the others; before a
-                // paragraph's separator, the separator is that character, and all of them count. Pango
-                // fits item by item, so the last of an item's characters before the next item is free
-                // too (see `LineBreaker`'s `hangPangoSpace`).
-                let beforeSeparator = atEnd && endsAtSeparator && !segmentHasTab
-                var countedWhite = 0
-                if beforeSeparator || (!breaking.isBrowser && !segmentHasTab && i - contentEnd >= 2) {
-                    for c in contentEnd..<i where c == i - 1 ? beforeSeparator
-                        : !clusters[firstCluster + c + 1].flags.contains(.hangsAlways) {
-                        countedWhite += Int(clusters[firstCluster + c].advance)
-                    }
-                }
+                if i - contentEnd >= 2 { endsInWhiteSpaceRuns = true }
                 segments.append(Segment(
                     byteStart: Int32(base + itemized[segmentStart].start),
                     byteEnd: Int32(base + (atEnd ? byteCount : itemized[i].start)),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
                     width: width, hanging: hanging,
                     endAdjust: contentEnd == i && contentEnd > segmentStart
-                        ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : countedWhite,
+                        ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
                     isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab,
-                    followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes),
-                    endsAtSeparator: beforeSeparator && contentEnd < i))
+                    followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes)))
                 segmentStart = i
             }
+            return endsInWhiteSpaceRuns && !breaking.isBrowser
         }
     }
 }
