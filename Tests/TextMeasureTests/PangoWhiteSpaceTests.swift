@@ -98,22 +98,7 @@ struct PangoWhiteSpaceTests {
         for text in Self.texts {
             let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: size))
             for width in [12.0, 20, 30, 37, 45, 60, 90, 130, 200] {
-                let result = try prepared.layout(width: width)
-                let range = result.validWidths
-                #expect(range.contains(width), "\(width) outside its own range \(range) for \(text)")
-                var inside = [range.lowerBound, (range.lowerBound + width) / 2, width]
-                if range.upperBound.isFinite { inside += [range.upperBound.nextDown, (width + range.upperBound) / 2] }
-                for probe in inside where probe > 0 {
-                    #expect(try prepared.layout(width: probe).lines == result.lines, "lines changed at \(probe) in \(range) for \(text)")
-                }
-                if range.upperBound.isFinite {
-                    #expect(try prepared.layout(width: range.upperBound + 0.001).lines != result.lines,
-                            "upper bound \(range.upperBound) not tight for \(text) at \(width)")
-                }
-                if range.lowerBound > 0.001 {
-                    #expect(try prepared.layout(width: range.lowerBound - 0.001).lines != result.lines,
-                            "lower bound \(range.lowerBound) not tight for \(text) at \(width)")
-                }
+                try PreparedTextTests.expectValidWidthsHold(prepared, at: width, text: text, tight: true)
             }
         }
     }
