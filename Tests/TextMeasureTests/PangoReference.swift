@@ -19,6 +19,8 @@ enum PangoReference {
         var agreements: Int
         /// Layouts whose height is within ``heightTolerance`` of Pango's layout height.
         var heightAgreements = 0
+        /// Layouts whose every line is exactly as tall as Pango's, in Pango units (1/1024 px).
+        var exactHeightAgreements = 0
         var total: Int
         /// One line per disagreement in count or height: size, width, both line counts with their
         /// widths, both heights with each line's (1/1024 px), text.
@@ -120,6 +122,9 @@ enum PangoReference {
             let heightAgrees = abs(ours.height - pangoHeight) <= heightTolerance
             if countAgrees { comparison.agreements += 1 }
             if heightAgrees { comparison.heightAgreements += 1 }
+            if countAgrees && ours.lines.map({ Int(($0.height * 1024).rounded()) }) == pangoHeights {
+                comparison.exactHeightAgreements += 1
+            }
             if !countAgrees || !heightAgrees {
                 func units(_ values: [Double]) -> String { values.map { String(Int(($0 * 1024).rounded())) }.joined(separator: ",") }
                 comparison.disagreements.append(

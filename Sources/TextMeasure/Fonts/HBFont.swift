@@ -39,6 +39,11 @@ final class HBFont: @unchecked Sendable {
     let ascender: Int32
     let descender: Int32
     let lineGap: Int32
+    /// The baselines Pango aligns runs on (see ``Baselines``), for a run of any script unless
+    /// ``hasBaselineTable``.
+    private let baselines: Baselines
+    /// The face has a `BASE` table, whose baselines may differ from script to script.
+    let hasBaselineTable: Bool
     /// The face whose ``FontFace/liveScaledFontCount`` counts this font; nil for the face's own
     /// coverage font (which the face holds, and which would otherwise hold the face).
     private let countedIn: FontFace?
@@ -63,6 +68,10 @@ final class HBFont: @unchecked Sendable {
         ascender = extents.ascender
         descender = extents.descender
         lineGap = extents.line_gap
+        let table = hb_face_reference_table(hbFace, Baselines.baseTableTag)
+        hasBaselineTable = hb_blob_get_length(table) > 0
+        hb_blob_destroy(table)
+        baselines = Baselines(font: pointer, script: HB_SCRIPT_COMMON)
         self.countedIn = countedIn
         countedIn?.liveScaledFonts.add(1, ordering: .relaxed)
     }
@@ -70,6 +79,13 @@ final class HBFont: @unchecked Sendable {
     deinit {
         hb_font_destroy(pointer)
         countedIn?.liveScaledFonts.subtract(1, ordering: .relaxed)
+    }
+
+    /// The baselines of a run of `script` in this font (see ``Baselines``).
+    ///
+    /// - Complexity: O(1) without a `BASE` table; else a look-up in it.
+    func baselines(for script: hb_script_t) -> Baselines {
+        hasBaselineTable ? Baselines(font: pointer, script: script) : baselines
     }
 
     /// The pointer and identity, for code that must not retain and release the font per use.

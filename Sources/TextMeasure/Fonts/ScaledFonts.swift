@@ -1,4 +1,5 @@
 import TextMeasureSupport
+import CHarfBuzzFreeType
 
 /// A cascade's HarfBuzz fonts at one scale, each made the first time it is asked for: shaping a
 /// Latin text at a new size makes the primary font's `hb_font_t` only, not one per font of the cascade.
@@ -56,6 +57,15 @@ final class ScaledFonts: RandomAccessCollection, @unchecked Sendable {
     @inline(__always)
     func handle(at index: Int) -> HBFont.Handle {
         withFont(index) { $0.handle }
+    }
+
+    /// The baselines of face `index`'s font at this scale for a run of `script` (see ``Baselines``),
+    /// without touching a reference count.
+    ///
+    /// - Complexity: O(1), as ``subscript(_:)``, for a face without a `BASE` table.
+    @inline(__always)
+    func baselines(at index: Int, for script: hb_script_t) -> Baselines {
+        withFont(index) { $0.baselines(for: script) }
     }
 
     /// Whether face `index`'s font at this scale has been made.

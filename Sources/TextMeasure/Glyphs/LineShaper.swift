@@ -120,10 +120,18 @@ struct LineShaper {
                     pieces.append(Piece(range: cluster.start..<end, run: runs[runIndex], level: level, isTab: isTab))
                 }
             }
+            // Pango moves the runs of a line onto the baseline of its first run's script (see `Baselines`).
+            var lineBaseline: (tag: Baselines.Tag, value: Int)?
+            if breaking == .pango, let firstPiece = pieces.first(where: { $0.range.lowerBound == clusters[first].start }) {
+                let tag = Baselines.Tag(script: firstPiece.run.script)
+                lineBaseline = (tag, Int(baselines(of: firstPiece.run, fonts)[tag]))
+            }
             Self.reorderVisually(&pieces)
             var x = 0
             let glyphRuns = pieces.map { piece in
-                shape(piece, of: bytes, font: font(of: piece.run, fonts), buffer: scratch.shape.buffer, x: &x)
+                let rise = lineBaseline.map { $0.value - Int(baselines(of: piece.run, fonts)[$0.tag]) } ?? 0
+                return shape(piece, of: bytes, font: font(of: piece.run, fonts), buffer: scratch.shape.buffer,
+                             rise: rise, x: &x)
             }
             glyphLines.append(GlyphLine(utf8Range: line.utf8Range, width: line.width, drawnWidth: Double(x) / unitsPerPixel,
                                         isRightToLeft: paragraphLevel == 1, runs: glyphRuns))
@@ -137,6 +145,11 @@ struct LineShaper {
         let runFonts = styled?.styles[run.style].fonts ?? fonts
         guard run.drawsHexBoxes, let hexBoxDigits else { return runFonts.handle(at: run.font).pointer }
         return hexBoxDigits.hexBoxFont(for: run, in: runFonts, styled: styled).pointer
+    }
+
+    /// The baselines of `run`'s font (a box drawn for a character it lacks is still its glyph).
+    private func baselines(of run: Run, _ fonts: ScaledFonts) -> Baselines {
+        (styled?.styles[run.style].fonts ?? fonts)[run.font].baselines(for: run.script)
     }
 
     /// C0 controls and DEL: a tab or a hard break, drawn as nothing.
@@ -161,9 +174,9 @@ struct LineShaper {
     }
 
     /// Shapes one piece with the paragraph as context; its glyphs start at `x` (layout units), which
-    /// moves past them.
+    /// moves past them, `rise` layout units above the line's baseline.
     private func shape(_ piece: Piece, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer,
-                       buffer: OpaquePointer, x: inout Int) -> GlyphRun {
+                       buffer: OpaquePointer, rise: Int, x: inout Int) -> GlyphRun {
         if piece.isTab, tabStop > 0 {
             // The first stop at least `tabMinimum` on, as `LineBreaker` counts it.
             x = (x + tabMinimum + tabStop - 1) / tabStop * tabStop
@@ -193,7 +206,7 @@ struct LineShaper {
                 if !Self.isControl(bytes[Int(infos[i].cluster)]) && id != HexBoxFont.emptyGlyph {
                     glyphs.append(GlyphRun.Glyph(id: HexBoxFont.isPangoGlyph(id) ? 0 : id,
                                                  x: Double(x + Int(positions[i].x_offset)) / unitsPerPixel,
-                                                 y: Double(positions[i].y_offset) / unitsPerPixel))
+                                                 y: Double(Int(positions[i].y_offset) + rise) / unitsPerPixel))
                 }
                 x += Int(positions[i].x_advance)
             }

@@ -41,7 +41,8 @@ struct LineHeightCounter {
     }
 
     /// The extent of the line of bytes `start..<end`: the empty line's when it holds nothing, else the
-    /// union of the floor and the runs it overlaps.
+    /// union of the floor and the runs it overlaps, in ``LineBreaking/pango`` each moved onto the
+    /// baseline of the run the line starts in.
     private mutating func extent(ofLineFrom start: Int32, to end: Int32) -> LineExtent {
         guard !runs.isEmpty else { return heights.empty }
         while runIndex + 1 < runs.count && runs[runIndex + 1].byteStart <= start { runIndex += 1 }
@@ -50,10 +51,26 @@ struct LineHeightCounter {
             let run = runs[runIndex]
             return run.isEmptyLine && run.byteStart == start ? run.extent : heights.empty
         }
+        guard heights.alignsBaselines else {
+            var extent = heights.floor.union(runs[runIndex].extent)
+            var next = runIndex + 1
+            while next < runs.count && runs[next].byteStart < end {
+                extent = extent.union(runs[next].extent)
+                next += 1
+            }
+            return extent
+        }
+        // Pango moves each run up by the line's first run's baseline (of the kind its script aligns
+        // on) minus its own (see `Baselines`): the run's extent moves with it.
+        let tag = runs[runIndex].baselineTag
+        let baseline = Int(runs[runIndex].baselines[tag])
         var extent = heights.floor.union(runs[runIndex].extent)
         var next = runIndex + 1
         while next < runs.count && runs[next].byteStart < end {
-            extent = extent.union(runs[next].extent)
+            let run = runs[next]
+            let shift = baseline - Int(run.baselines[tag])
+            extent = extent.union(LineExtent(above: Int32(clamping: Int(run.extent.above) + shift),
+                                             below: Int32(clamping: Int(run.extent.below) - shift)))
             next += 1
         }
         return extent

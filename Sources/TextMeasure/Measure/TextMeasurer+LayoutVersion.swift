@@ -18,6 +18,7 @@ extension TextMeasurer {
     /// Asian text with Pango's dictionary alone, takes no hard break at VT, FF and NEL, and draws
     /// characters the fonts lack as Pango's hex boxes; 5, ``LineBreaking/pango`` counts the white space
     /// at a line's end as Pango does (all of it but the last character, all of it before a paragraph's
-    /// separator) and breaks off what does not fit.
-    public static let layoutVersion: UInt32 = 5
+    /// separator) and breaks off what does not fit; 6, ``LineBreaking/pango`` moves the runs of a line
+    /// onto the baseline of its first run's script, as Pango does, before uniting their extents.
+    public static let layoutVersion: UInt32 = 6
 }

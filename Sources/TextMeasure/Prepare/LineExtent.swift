@@ -67,17 +67,3 @@ struct LineExtent: Hashable, Sendable {
                           below: Int32(clamping: Int(descent) * LayoutUnit.perPixel + gap - halfGap))
     }
 }
-
-/// From ``byteStart`` to the next run's start, the fonts of the text's clusters reach this
-/// ``extent``: the prepared text's record of which fonts each line will hold.
-///
-/// A styled text's empty paragraph inside a span has a run of its own (``isEmptyLine``) at its byte,
-/// the hard break that ends it, where no cluster starts: an empty line there is as tall as the span's
-/// font makes it; elsewhere as the text style's primary font (`LineHeights.empty`).
-struct ExtentRun: Hashable, Sendable {
-    /// Where the run starts, in the text's UTF-8 bytes.
-    var byteStart: Int32
-    var extent: LineExtent
-    /// The run is an empty paragraph's.
-    var isEmptyLine = false
-}

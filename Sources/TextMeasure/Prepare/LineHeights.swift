@@ -38,6 +38,9 @@ struct LineHeights: Sendable {
     let empty: LineExtent
     /// The extent of every line when ``kind`` is ``Kind/uniform``.
     let uniform: LineExtent
+    /// In ``LineBreaking/pango``, the text's runs lie on different baselines of some kind (see
+    /// ``Baselines``): a line's runs move onto its first run's, and its extent is theirs moved.
+    let alignsBaselines: Bool
     /// Unless ``kind`` is ``Kind/perLine``: every line's height, and its baseline below its top, in
     /// pixels (the fixed ones, or the uniform extent's converted once here rather than on every line of
     /// every layout).
@@ -48,8 +51,9 @@ struct LineHeights: Sendable {
     let emptyLineHeight: Double
 
     private init(kind: Kind, fixedHeight: Double = 0, fixedBaseline: Double = 0, pixelsPerUnit: Double,
-                 floor: LineExtent, empty: LineExtent, uniform: LineExtent) {
+                 floor: LineExtent, empty: LineExtent, uniform: LineExtent, alignsBaselines: Bool = false) {
         self.kind = kind
+        self.alignsBaselines = alignsBaselines
         self.pixelsPerUnit = pixelsPerUnit
         self.floor = floor
         self.empty = empty
@@ -79,12 +83,16 @@ struct LineHeights: Sendable {
     /// `unitsPerPixel` is a power of two (see ``unitsPerPixel(for:)``).
     static func natural(unitsPerPixel: Int, floor: LineExtent, empty: LineExtent, runs: [ExtentRun],
                         firstExtent: LineExtent?, hasEmptyParagraph: Bool) -> (LineHeights, runs: [ExtentRun]) {
-        // Every line is equally tall when every run reaches the same extent (a line holding several runs
-        // then reaches it too) and no line is empty, or empty lines reach it as well.
+        // Every line is equally tall when every run reaches the same extent on the same baselines (a
+        // line holding several runs then reaches it too, none moving) and no line is empty, or empty
+        // lines reach it as well. An empty line's run is never on a line with another.
         let first = runs.first?.extent ?? firstExtent ?? empty
-        let isUniform = runs.allSatisfy { $0.extent == first } && (!hasEmptyParagraph || first == empty)
-        let heights = LineHeights(kind: isUniform ? .uniform : .perLine,
-                                  pixelsPerUnit: 1 / Double(unitsPerPixel), floor: floor, empty: empty, uniform: first)
+        let baselines = runs.first { !$0.isEmptyLine }?.baselines ?? .zero
+        let alignsBaselines = runs.contains { !$0.isEmptyLine && $0.baselines != baselines }
+        let isUniform = !alignsBaselines && runs.allSatisfy { $0.extent == first }
+            && (!hasEmptyParagraph || first == empty)
+        let heights = LineHeights(kind: isUniform ? .uniform : .perLine, pixelsPerUnit: 1 / Double(unitsPerPixel),
+                                  floor: floor, empty: empty, uniform: first, alignsBaselines: alignsBaselines)
         guard !isUniform else { return (heights, []) }
         // One extent over all the text, but empty lines differ: one run from the start holds it.
         return (heights, runs.isEmpty ? [ExtentRun(byteStart: 0, extent: first)] : runs)

@@ -231,6 +231,18 @@ struct Preparer {
             }
             return LineExtent.pango(resolved.fonts[font]).union(extentFloor)
         }
+
+        /// The extent run of `font` (the preparation's index) in `style` from `byteStart`, for a run of
+        /// `script`: in ``LineBreaking/pango`` with the baselines Pango aligns it on (see ``Baselines``).
+        func extentRun(from byteStart: Int, font: Int, style: Int, script: hb_script_t,
+                       extent: LineExtent) -> ExtentRun {
+            var run = ExtentRun(byteStart: Int32(byteStart), extent: extent)
+            if breaking == .pango {
+                run.baselineTag = Baselines.Tag(script: script)
+                run.baselines = fonts(of: style).baselines(at: font, for: script)
+            }
+            return run
+        }
     }
 
     /// The prepared form as it grows, paragraph by paragraph.
@@ -250,6 +262,7 @@ struct Preparer {
         /// `LineHeights`); and the font the last cluster added was drawn with (-1 before any).
         var extentRuns: [ExtentRun]
         var lastExtentFont = -1, lastExtentStyle = -1
+        var lastExtentScript = HB_SCRIPT_INVALID.rawValue
         /// Whether some paragraph is empty (a line with no cluster).
         var hasEmptyParagraph = false
         /// Whether some empty paragraph lies in a styled span, with an extent run of its own.
@@ -332,7 +345,7 @@ struct Preparer {
                         : LineExtent.pango(resolved.fonts[resolved.fontIndices[0]])
                     extentRuns.append(ExtentRun(byteStart: Int32(base), extent: extent, isEmptyLine: true))
                     hasEmptyLineRuns = true
-                    (lastExtentFont, lastExtentStyle) = (-1, -1)
+                    lastExtentFont = -1
                 }
                 let first = Int32(clusters.count)
                 segments.append(Segment(byteStart: Int32(base), byteEnd: Int32(base), firstCluster: first,
@@ -497,14 +510,22 @@ struct Preparer {
                     appendExtentRuns(hexBoxRun: run, clusters: clusters, from: &clusterIndex, base: base, context)
                     continue
                 }
-                guard run.font != lastExtentFont || run.style != lastExtentStyle else { continue }
+                guard run.font != lastExtentFont || run.style != lastExtentStyle
+                    || run.script.rawValue != lastExtentScript else { continue }
                 lastExtentFont = run.font
                 lastExtentStyle = run.style
+                lastExtentScript = run.script.rawValue
                 let extent = context.extent(ofFont: run.font, style: run.style)
-                if extent != extentRuns.last?.extent {
-                    extentRuns.append(ExtentRun(byteStart: Int32(base + run.start), extent: extent))
-                }
+                append(context.extentRun(from: base + run.start, font: run.font, style: run.style, script: run.script,
+                                         extent: extent))
             }
+        }
+
+        /// Appends `run` unless the last run reaches as far (see `ExtentRun.reachesAsFar(as:)`).
+        @inline(__always)
+        private mutating func append(_ run: ExtentRun) {
+            if let last = extentRuns.last, last.reachesAsFar(as: run) { return }
+            extentRuns.append(run)
         }
 
         /// The extent runs of a run holding hex boxes: as Pango unites its glyphs' logical rectangles,
@@ -515,13 +536,13 @@ struct Preparer {
             let boxExtent = context.hexBoxFont(for: run).metrics.extent.union(context.extentFloor)
             while index < clusters.count && clusters[index].start < run.start { index += 1 }
             while index < clusters.count && clusters[index].start < run.end {
+                // A box is a glyph of the run's font to Pango: the run moves on that font's baselines.
                 let extent = clusters[index].coverage == .uncovered ? boxExtent : fontExtent
-                if extent != extentRuns.last?.extent {
-                    extentRuns.append(ExtentRun(byteStart: Int32(base + clusters[index].start), extent: extent))
-                }
+                append(context.extentRun(from: base + clusters[index].start, font: run.font, style: run.style,
+                                         script: run.script, extent: extent))
                 index += 1
             }
-            (lastExtentFont, lastExtentStyle) = (-1, -1)
+            lastExtentFont = -1
         }
 
         /// Browser modes: the advances Blink gives characters that are hard breaks for Pango, and the

@@ -21,7 +21,7 @@
 /// | Thai, Lao, Khmer, Myanmar words | Thai's from libthai's dictionary; none inside the others' runs of letters | ICU's dictionaries |
 /// | grapheme clusters | GLib's rules | ICU's (with the conjunct rule) |
 /// | a word where no break fits | the narrowest piece Pango looks at | as far as the clusters reach in context |
-/// | natural line height | the fonts on the line, exact, no strut | the fonts on the line and the primary font's strut, rounded to pixels |
+/// | natural line height | the fonts on the line, their runs on the first run's baseline (hanging, ideographic or alphabetic), exact, no strut | the fonts on the line on the alphabetic baseline and the primary font's strut, rounded to pixels |
 ///
 /// ``browser`` follows Chromium for a text view styled `white-space: pre-wrap; overflow-wrap: anywhere;
 /// word-break: normal; line-break: auto`; ``browserStrict`` is the same with `line-break: strict`. What

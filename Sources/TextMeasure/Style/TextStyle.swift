@@ -1,7 +1,11 @@
 /// How tall each line is.
 public enum LineHeight: Hashable, Sendable {
-    /// The primary font's own line spacing: ascender − descender + line gap, from its OS/2 typo
-    /// metrics when USE_TYPO_METRICS is set, else from `hhea` (the same source Pango uses).
+    /// Each line as tall as the fonts drawing it make it, as the style's engine lays it out (see
+    /// ``LineBreaking``): in ``LineBreaking/pango`` the largest ascent plus the largest descent of its
+    /// runs' fonts (HarfBuzz's ascender and descender, without the line gap), each run moved onto the
+    /// baseline of the line's first run as Pango aligns them; in the browser modes Chromium's
+    /// `line-height: normal`, the primary font's rounded extent united with those of the fonts used.
+    /// A line holding no text takes the primary font's extent.
     case natural
     /// A fixed height in pixels.
     case fixed(Double)
