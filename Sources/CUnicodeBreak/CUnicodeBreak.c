@@ -839,6 +839,8 @@ static void clear_breaks_between_sa(const unsigned char *bytes, int32_t length, 
 
 static int32_t analyze(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
 
+static void break_after_word_initial_hyphens(const unsigned char *bytes, int32_t length, uint8_t *flags);
+
 int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
     int32_t status = analyze(utf8, length, flags, strictness);
     if (status == 0 && strictness == CUB_RULES_PANGO) {
@@ -846,8 +848,39 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
         // the paragraphs we are given); after a VT, FF or NEL (UAX #14 classes BK and NL) it breaks
         // only if the line is full, as at any other opportunity.
         for (int32_t i = 1; i < length; i++) flags[i] &= (uint8_t)~CUB_MANDATORY_BREAK;
+        break_after_word_initial_hyphens((const unsigned char *)utf8, length, flags);
     }
     return status;
+}
+
+// ICU's line rules keep a hyphen-minus that follows a break (a space, the paragraph's start) with the
+// letter after it (`^$HY $CM* $ALPlus`, its "LB 20.09", an ICU tailoring since ICU 63, not UAX #14):
+// "-n" in "ls -n" is one word to ICU. Pango 1.50's UAX #14 has no such rule: after a hyphen it breaks
+// before a letter as anywhere else (LB21a, which keeps a hyphen after a Hebrew letter with what follows,
+// cannot apply after a break). So in Pango's rules the break goes back in, before the letter (after
+// any combining marks on the hyphen). $ALPlus is AL, AI, SG, XX and the dictionary scripts' SA, which
+// Pango takes as AL unless the character is a mark.
+static void break_after_word_initial_hyphens(const unsigned char *bytes, int32_t length, uint8_t *flags) {
+    const unsigned char *end = bytes + length;
+    for (const unsigned char *hyphen = memchr(bytes, '-', (size_t)length); hyphen != NULL;
+         hyphen = hyphen + 1 < end ? memchr(hyphen + 1, '-', (size_t)(end - hyphen - 1)) : NULL) {
+        int32_t i = (int32_t)(hyphen - bytes);
+        if (i > 0 && !(flags[i] & CUB_LINE_BREAK)) continue;
+        int32_t next = i + 1;
+        while (next < length) {
+            int32_t size;
+            uint32_t c = decode_utf8(bytes + next, &size);
+            int32_t lb = u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK);
+            if (lb == U_LB_COMBINING_MARK || lb == U_LB_ZWJ) { next += size; continue; }
+            int8_t type = u_charType((UChar32)c);
+            int is_mark = type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK;
+            if (lb == U_LB_ALPHABETIC || lb == U_LB_AMBIGUOUS || lb == U_LB_SURROGATE || lb == U_LB_UNKNOWN
+                || (lb == U_LB_COMPLEX_CONTEXT && !is_mark)) {
+                flags[next] |= CUB_LINE_BREAK;
+            }
+            break;
+        }
+    }
 }
 
 static int32_t analyze(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {

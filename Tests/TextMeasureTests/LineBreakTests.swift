@@ -250,6 +250,24 @@ struct LineBreakTests {
         #expect(Self.flags(thai, strictness: strict, icu: true)[42] == line)
     }
 
+    /// In Pango's rules a hyphen-minus after a break (a space, the paragraph's start) is followed by a
+    /// break before a letter, as after any other hyphen; ICU's rules keep the two together.
+    @Test func pangoRulesBreakAfterAWordInitialHyphen() {
+        let pango = Int32(CUB_RULES_PANGO), strict = Int32(CUB_STRICTNESS_STRICT)
+        let line = UInt8(CUB_LINE_BREAK)
+        // (text, the byte after the hyphen: a break in Pango's rules, none in ICU's)
+        for (text, offset) in [("ls -la", 4), ("-abc", 1), ("x -ไทย", 3), ("x -ⓐ", 3), ("a -\u{0301}b", 5)] {
+            #expect(Self.flags(text, strictness: pango, icu: false)[offset] == line, "\(text)")
+            #expect(Self.flags(text, strictness: strict, icu: true)[offset] == 0, "\(text)")
+        }
+        // Elsewhere the rules agree: after a hyphen inside a word (a break in both), before a digit or
+        // another hyphen (none in both).
+        for text in ["a-b", "x -5", "x --a", "(-a)", "- a"] {
+            #expect(Self.flags(text, strictness: pango, icu: false) == Self.flags(text, strictness: strict, icu: true),
+                    "\(text)")
+        }
+    }
+
     /// Breaks between two SA characters that ICU's whole-text iterator marks (its dictionaries',
     /// mandatory ones before a VT, FF or NEL: they take their segment's end status) are all removed
     /// from a Pango item, whose UAX #14 has none there; a Lao, Khmer or Myanmar item gets no other.

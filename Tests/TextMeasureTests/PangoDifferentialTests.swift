@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import TextMeasure
 
 /// Line counts and heights against Pango, the independent reference: same font files, WORD_CHAR
@@ -41,5 +42,20 @@ struct PangoDifferentialTests {
                 "\(comparison.summary); all disagreements in .build/pango-held-out-disagreements.txt")
         #expect(comparison.heightAgreement >= 0.999,
                 "\(comparison.summary); all disagreements in .build/pango-held-out-disagreements.txt")
+    }
+
+    /// Command lines and other words that start with a hyphen-minus: Pango breaks after the hyphen
+    /// before a letter even where a space or the paragraph's start comes before it (ICU keeps the
+    /// two together there; see `break_after_word_initial_hyphens`). Every layout as Pango's.
+    @Test("Words that start with a hyphen break as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func wordInitialHyphensBreakAsInPango() throws {
+        let texts = ["ls -la /tmp", "kubectl get pods -n news", "grep -rn foo .", "a -ab -cd -ef", "-abc def",
+                     "x --verbose", "x -ⓐ", "x -ไทย", "ab -ภาษาไทย", "x -а", "x -α", "x -한국", "x -漢", "x -ا",
+                     "a -\u{0301}b", "(-a)", "\"-a\"", "a\u{A0}-b", "x -5 y", "- item", "x -😀", "a  -b", "a\t-b",
+                     "a\u{200B}-b", "a\u{3000}-b", "x - -", "x -"]
+        let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [12, 20, 25, 30, 40, 50, 60, 80, 120])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-hyphen-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
     }
 }
