@@ -953,6 +953,7 @@ static uint8_t scalar_properties(uint32_t c) {
     if (c >= 0xA9) {
         if (u_hasBinaryProperty((UChar32)c, UCHAR_EMOJI_PRESENTATION)) properties |= CUB_EMOJI_PRESENTATION;
         if (u_hasBinaryProperty((UChar32)c, UCHAR_EXTENDED_PICTOGRAPHIC)) properties |= CUB_EXTENDED_PICTOGRAPHIC;
+        if (u_hasBinaryProperty((UChar32)c, UCHAR_EMOJI_MODIFIER_BASE)) properties |= CUB_EMOJI_MODIFIER_BASE;
     }
     return properties;
 }

@@ -58,4 +58,27 @@ struct PangoDifferentialTests {
         #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
                 "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
     }
+
+    /// Pango's emoji segmentation draws an Emoji_Modifier_Base with the color font even when its
+    /// default presentation is text ("✌", "☝", "✍") and with or without a modifier; U+FE0E still asks
+    /// for text. A space before such an emoji keeps the font of the text before it, also where a style
+    /// changes between them. Every layout as Pango's, line widths included.
+    @Test("Emoji modifier bases are drawn as emoji, as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func emojiModifierBasesAreEmoji() throws {
+        let texts = ["a ✌", "a ☝ b", "a ✍", "a ✍\u{FE0E}", "a ✍🏽 b", "a 🕴🏾 b", "✌✌✌ ✍✍", "Patel: ✍🏽 0.16.7"]
+        var cases = PangoReference.cases(texts: texts, sizes: [13, 24], widths: [30, 64, 120, 1000])
+        for size in [13.0, 24.0] {
+            for width in [64.0, 120.0, 180.0, 1000.0] {
+                cases.append(PangoReference.Case(text: "Patel: ✍🏽 0.16.7", size: size, width: width,
+                                                 spans: [TextSpan(0..<6, bold: true), TextSpan(10..<16, monospace: true)]))
+            }
+        }
+        let comparison = try PangoReference.compare(cases, reportName: "pango-emoji-modifier-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        for (text, width) in [("a ✌", 50777), ("a ✍\u{FE0E}", 49472), ("a ✍🏽 b", 72281)] {
+            let measurement = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 1000)
+            #expect(measurement.lines.map { Int(($0.width * 1024).rounded()) } == [width], "\(text)")
+        }
+    }
 }

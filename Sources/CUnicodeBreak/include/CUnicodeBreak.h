@@ -107,6 +107,8 @@ enum {
     CUB_EXTENDED_PICTOGRAPHIC = 8,
     /// Default_Ignorable_Code_Point: HarfBuzz draws it as nothing when the font lacks it.
     CUB_DEFAULT_IGNORABLE = 16,
+    /// Emoji_Modifier_Base: Pango's emoji segmentation draws it as emoji even without a modifier.
+    CUB_EMOJI_MODIFIER_BASE = 32,
 };
 
 /// All the properties above for `c`, in one call. Planes 0 and 1 come from a table filled on first

@@ -27,8 +27,8 @@ struct Run {
 /// characters taking the script of the text around them.
 ///
 /// Font choice for a cluster:
-/// 1. an emoji-presentation cluster (U+FE0F, an Emoji_Presentation base, or a ZWJ sequence) takes the
-///    first color font that covers its base;
+/// 1. an emoji-presentation cluster (U+FE0F, an Emoji_Presentation or Emoji_Modifier_Base base, or a ZWJ
+///    sequence, as Pango's emoji segmentation has them) takes the first color font that covers its base;
 /// 2. otherwise the first font covering every character of the cluster (ignoring joiners and selectors),
 ///    else the first covering its base, else the primary font (which draws `.notdef`);
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
@@ -446,7 +446,9 @@ struct Itemizer {
             offset += length
         }
         if choosesFontPerCharacter { return false }
-        if properties & CUB_EMOJI_PRESENTATION != 0 { return true }
+        // Pango's emoji segmentation (Chromium's scanner) draws every Emoji_Modifier_Base as emoji,
+        // with a modifier or not: "✌" and "✍🏽" come from the color font, as "😀" does.
+        if properties & (CUB_EMOJI_PRESENTATION | CUB_EMOJI_MODIFIER_BASE) != 0 { return true }
         return hasJoiner && properties & CUB_EXTENDED_PICTOGRAPHIC != 0
     }
 

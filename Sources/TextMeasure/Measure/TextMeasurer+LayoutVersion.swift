@@ -20,6 +20,7 @@ extension TextMeasurer {
     /// at a line's end as Pango does (all of it but the last character, all of it before a paragraph's
     /// separator) and breaks off what does not fit; 6, ``LineBreaking/pango`` moves the runs of a line
     /// onto the baseline of its first run's script, as Pango does, before uniting their extents; 7,
-    /// ``LineBreaking/pango`` breaks after a hyphen-minus that starts a word, before the letter after it.
-    public static let layoutVersion: UInt32 = 7
+    /// ``LineBreaking/pango`` breaks after a hyphen-minus that starts a word, before the letter after it;
+    /// 8, ``LineBreaking/pango`` draws every Emoji_Modifier_Base with the color font.
+    public static let layoutVersion: UInt32 = 8
 }
