@@ -169,8 +169,9 @@ struct LineBreaker {
                     var outcome: Outcome
                     if width >= prepared.wholeSegmentFillWidth && filling == .automatic {
                         outcome = fillWholeSegments(segments, clusters: clusters, width: width, maxLines: maxLines,
-                                                    unitsPerPixel: prepared.unitsPerPixel, heights: &heights,
-                                                    lines: lines)
+                                                    unitsPerPixel: prepared.unitsPerPixel,
+                                                    countsWhiteSpace: !prepared.style.breaking.isBrowser,
+                                                    heights: &heights, lines: lines)
                     } else {
                         outcome = prepared.lineStartAdjusts.withUnsafeBufferPointer { lineStartAdjusts in
                             var filler = Filler(prepared, segments: segments, clusters: clusters,
@@ -213,7 +214,7 @@ struct LineBreaker {
     /// - Complexity: O(*n*) in the segments, a few instructions each.
     private static func fillWholeSegments(_ segments: UnsafeBufferPointer<Segment>,
                                           clusters: UnsafeBufferPointer<PreparedCluster>, width: Int, maxLines: Int,
-                                          unitsPerPixel: Int, heights: inout LineHeightCounter,
+                                          unitsPerPixel: Int, countsWhiteSpace: Bool, heights: inout LineHeightCounter,
                                           lines: UnsafeMutablePointer<TextMeasurement.Lines>?) -> Outcome {
         var outcome = Outcome()
         /// The open line's first segment, and its width through the segment before `index`, white
@@ -229,9 +230,12 @@ struct LineBreaker {
             outcome.lineCount += 1
             outcome.widestLine = max(outcome.widestLine, visible)
             // A lone cluster stays alone at any narrower width, unless white space hangs after it only
-            // because it fits (as in the general filler's `close`).
+            // because it fits (as in the general filler's `close`): white space that does not hang
+            // whatever the width, or, in ``LineBreaking/pango``, white space Pango counts (two or more
+            // characters, or any before a separator: `hangPangoSpace` places it).
             if end - first > 1 || last.contentClusterCount > 1
-                || (last.hanging > 0 && !clusters[Int(last.contentEnd)].flags.contains(.hangsAlways)) {
+                || (last.hanging > 0 && (!clusters[Int(last.contentEnd)].flags.contains(.hangsAlways)
+                                         || (countsWhiteSpace && countsPangoWhiteSpace(after: end - 1)))) {
                 outcome.minimumWidth = max(outcome.minimumWidth, visible)
             }
             outcome.changeWidth = min(outcome.changeWidth, change)
@@ -246,6 +250,13 @@ struct LineBreaker {
                 return false
             }
             return true
+        }
+
+        /// Whether the white space after segment `index`'s content goes through `hangPangoSpace`.
+        func countsPangoWhiteSpace(after index: Int) -> Bool {
+            let whiteEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : clusters.count
+            return whiteEnd - Int(segments[index].contentEnd) >= 2
+                || clusters[whiteEnd - 1].flags.contains(.beforeSeparator)
         }
 
         for index in segments.indices {

@@ -21,6 +21,7 @@ extension TextMeasurer {
     /// separator) and breaks off what does not fit; 6, ``LineBreaking/pango`` moves the runs of a line
     /// onto the baseline of its first run's script, as Pango does, before uniting their extents; 7,
     /// ``LineBreaking/pango`` breaks after a hyphen-minus that starts a word, before the letter after it;
-    /// 8, ``LineBreaking/pango`` draws every Emoji_Modifier_Base with the color font.
-    public static let layoutVersion: UInt32 = 8
+    /// 8, ``LineBreaking/pango`` draws every Emoji_Modifier_Base with the color font; 9,
+    /// ``LineBreaking/pango`` lets a VT, FF, NEL or U+2028 ending a paragraph hang before its separator.
+    public static let layoutVersion: UInt32 = 9
 }

@@ -417,7 +417,10 @@ struct Preparer {
             let endsInWhiteSpaceRuns = appendSegments(scratch.clusters, base: base, byteCount: count,
                                                       firstCluster: firstCluster, flags: flags, bytes: bytes,
                                                       breaking: breaking)
-            if endsInWhiteSpaceRuns || endsAtSeparator { countWhiteSpace(from: firstSegment, endsAtSeparator: endsAtSeparator) }
+            if endsInWhiteSpaceRuns || endsAtSeparator {
+                countWhiteSpace(from: firstSegment, endsAtSeparator: endsAtSeparator,
+                                endsInBreakAfter: endsAtSeparator && Preparer.endsInBreakAfterCharacter(bytes))
+            }
         }
 
         /// Appends the paragraph's clusters (advances still 0) and records which cluster each byte is in.
@@ -742,14 +745,20 @@ struct Preparer {
         /// `hangPangoSpace`). Not inline: most paragraphs have no segment ending in two or more white
         /// space characters.
         ///
+        /// A paragraph ending in a VT, FF, NEL or U+2028 (`endsInBreakAfter`: UAX #14 classes BK and NL,
+        /// after which a break always lies) has a break before its separator: when that character ends
+        /// a segment with content, it is the last white space before that break and hangs, the white
+        /// space before it counting as anywhere else.
+        ///
         /// - Complexity: O(*n*) in the paragraph's segments and their white space.
         @inline(never)
-        private mutating func countWhiteSpace(from first: Int, endsAtSeparator: Bool) {
+        private mutating func countWhiteSpace(from first: Int, endsAtSeparator: Bool, endsInBreakAfter: Bool) {
             for index in first..<segments.count {
                 let segment = segments[index]
                 let whiteStart = Int(segment.contentEnd)
                 let whiteEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : clusters.count
                 let beforeSeparator = endsAtSeparator && index == segments.count - 1 && whiteEnd > whiteStart
+                    && !(endsInBreakAfter && segment.contentEnd > segment.firstCluster)
                 guard !segment.hasTab, whiteEnd - whiteStart >= 2 || beforeSeparator else { continue }
                 var counted = 0
                 for c in whiteStart..<whiteEnd where c == whiteEnd - 1 ? beforeSeparator
@@ -802,6 +811,15 @@ struct Preparer {
 }
 
 extension Preparer {
+    /// Whether `bytes` ends in VT, FF, NEL or U+2028: a character after which UAX #14 always breaks.
+    static func endsInBreakAfterCharacter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count > 0 else { return false }
+        if bytes[count - 1] == 0x0B || bytes[count - 1] == 0x0C { return true }
+        if count >= 2 && bytes[count - 2] == 0xC2 && bytes[count - 1] == 0x85 { return true }
+        return count >= 3 && bytes[count - 3] == 0xE2 && bytes[count - 2] == 0x80 && bytes[count - 1] == 0xA8
+    }
+
     /// Whether `bytes` may hold a character of a right-to-left level: a letter of the blocks from
     /// Hebrew to Arabic Extended (U+0590...U+08FF), of their presentation forms (U+FB1D...U+FEFC),
     /// of the right-to-left scripts of plane 1, or an explicit right-to-left mark, embedding,
