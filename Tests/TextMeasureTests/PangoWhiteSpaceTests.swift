@@ -127,6 +127,32 @@ struct PangoWhiteSpaceTests {
                 "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
     }
 
+    /// White space that is a segment of its own after other white space (a no-break space or an en
+    /// space after a space, where a break lies before it): the white space before it counts once it
+    /// follows, as in Pango, and the lines' range of valid widths stays exact and tight.
+    @Test("White space after white space makes it count, as in Pango",
+          .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func whiteSpaceAfterWhiteSpaceCounts() throws {
+        let texts = Self.whiteSpaceAfterWhiteSpace
+        let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [55, 70, 100, 150, 250])
+            + PangoReference.cases(texts: texts, sizes: [11, 15], widths: [30, 40])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-white-space-run-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        for text in texts {
+            for size in [11.0, 15, 24] {
+                let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: size))
+                for width in [20.0, 30, 40, 55, 70, 100, 150] {
+                    try PreparedTextTests.expectValidWidthsHold(prepared, at: width, text: text, tight: true)
+                }
+            }
+        }
+    }
+
+    static let whiteSpaceAfterWhiteSpace = [String(repeating: "\u{A0} ", count: 20), "a \u{A0} b",
+                                            "Hello\u{A0} \u{A0} world", "word \u{A0} \u{A0} next \u{A0} more",
+                                            "the\u{A0} a \u{2009} 你好  i  ภาษา"]
+
     /// White space in a style of its own after a word: it starts a run.
     static let styledWhiteSpace: [(String, [TextSpan])] = [
         ("W  ii", [TextSpan(1..<3, bold: true)]), ("W   ii", [TextSpan(1..<4, bold: true)]),
@@ -138,7 +164,8 @@ struct PangoWhiteSpaceTests {
     @Test(.disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
     func wholeSegmentFillingCountsWhiteSpaceAlike() throws {
         var compared = 0
-        let texts = Self.texts.map { StyledText($0) } + Self.styledWhiteSpace.map { StyledText($0.0, spans: $0.1) }
+        let texts = (Self.texts + Self.whiteSpaceAfterWhiteSpace).map { StyledText($0) }
+            + Self.styledWhiteSpace.map { StyledText($0.0, spans: $0.1) }
         for text in texts {
             let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: 15))
             let floor = prepared.wholeSegmentFillWidth

@@ -430,8 +430,14 @@ struct LineBreaker {
             let spaceIndex = Int(segment.contentEnd)
             if !fitsInContextFirst && !segment.hasTab {
                 let allCount = clusters[clusterEnd - 1].flags.contains(.beforeSeparator)
-                if clusterEnd - spaceIndex >= 2 || allCount {
-                    return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: allCount)
+                // White space alone after white space that ends the line (a no-break space or U+3000
+                // after a space, a break before it): the white space before it counts once it follows.
+                let afterWhiteSpace = !allCount && segment.contentClusterCount == 0 && line.isOpen && spaceIndex > 0
+                    && clusters[spaceIndex - 1].flags.contains(.space) && !clusters[spaceIndex - 1].flags.contains(.tab)
+                    && line.end == clusters[spaceIndex - 1].end
+                if clusterEnd - spaceIndex >= 2 || allCount || afterWhiteSpace {
+                    return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: allCount,
+                                          afterWhiteSpace: afterWhiteSpace)
                 }
             }
             let space = clusters[spaceIndex].flags
@@ -463,14 +469,30 @@ struct LineBreaker {
         /// and takes the last that fits: after `m` of them the line counts `m - 1` (the `m`th hangs),
         /// after all of them before a separator all (there it does not collapse the last); a line
         /// holding nothing else takes at least one. The rest start the next line, a line of white space
-        /// unless what follows fits after it. Returns false when the line limit stopped the layout.
+        /// unless what follows fits after it. With `afterWhiteSpace` the characters are a segment of
+        /// their own after white space ending the line, which then counts too (but for a character
+        /// ending a run); where it does not fit counted, the line ends before them. Returns false when
+        /// the line limit stopped the layout.
         ///
         /// - Complexity: O(*k*) in the white space characters.
-        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool) -> Bool {
-            // The content's own end: the white space after it is what counts now, not what `place`
-            // assumed for a line ending after all of it, nor kerning lost at a line end.
-            if line.isOpen && line.clusters > 0 { line.endAdjust = 0 }
-            if line.isOpen, line.visibleWidth > width {
+        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool, afterWhiteSpace: Bool = false) -> Bool {
+            /// With `afterWhiteSpace`, the white space already ending the line, which counts once more
+            /// follows it: what counted of it, and the character that hung, unless it ends a run.
+            var prior = 0
+            if afterWhiteSpace {
+                prior = line.endAdjust + (freeAtRunEnd(first - 1) ? 0 : Int(clusters[first - 1].advance))
+                let before = (line.clusters > 0 ? line.content : 0) + prior
+                if before > width {
+                    // It does not fit counted: the line ends before this white space, which starts the next.
+                    guard close(change: before, moreFollows: true) else { return false }
+                    prior = 0
+                }
+            } else if line.isOpen && line.clusters > 0 {
+                // The content's own end: the white space after it is what counts now, not what `place`
+                // assumed for a line ending after all of it, nor kerning lost at a line end.
+                line.endAdjust = 0
+            }
+            if line.isOpen, !afterWhiteSpace, line.visibleWidth > width {
                 // White space cannot hang after a cluster that already overflows; it joins the line from
                 // where the cluster fits, or where a lone character before a separator fits with it.
                 let joins = line.visibleWidth + (allCount && end - first == 1 ? Int(clusters[first].advance) : 0)
@@ -491,13 +513,13 @@ struct LineBreaker {
             if allCount { add(first..<end, 1) }
             var index = first
             while true {
-                let x = line.visibleWidth
+                let x = (line.clusters > 0 ? line.content : (prior > 0 ? 0 : line.endAdjust)) + prior
                 let holdsNothing = line.clusters == 0 && line.advance == 0
                 // A line of one white space character is that line at any width (see below).
                 let alone = holdsNothing && end - index == 1
                 if allCount && x + allCounted <= width {
                     line.addSpace(all, always: alone)
-                    line.endAdjust = allCounted
+                    line.endAdjust = prior + allCounted
                     return true
                 }
                 // After `m` characters, `m < count` (or any `m` without `allCount`): the `m`th hangs, and
@@ -521,12 +543,12 @@ struct LineBreaker {
                 }
                 if next == end {
                     line.addSpace(taken, always: alone)
-                    line.endAdjust = counted
+                    line.endAdjust = prior + counted
                     return true
                 }
                 if next > index {
                     line.addSpace(taken, always: false)
-                    line.endAdjust = counted
+                    line.endAdjust = prior + counted
                     line.end = clusters[next - 1].end
                 }
                 // The width at which the next character would join: hanging after these, or, when it is
@@ -535,6 +557,7 @@ struct LineBreaker {
                     : x + (freeAtRunEnd(next - 1) ? counted : counted + Int(clusters[next - 1].advance))
                 guard close(change: change, moreFollows: true) else { return false }
                 line = openLine(start: clusters[next].start, at: next)
+                prior = 0
                 if allCount { add(index..<next, -1) }
                 index = next
             }

@@ -22,6 +22,7 @@ extension TextMeasurer {
     /// onto the baseline of its first run's script, as Pango does, before uniting their extents; 7,
     /// ``LineBreaking/pango`` breaks after a hyphen-minus that starts a word, before the letter after it;
     /// 8, ``LineBreaking/pango`` draws every Emoji_Modifier_Base with the color font; 9,
-    /// ``LineBreaking/pango`` lets a VT, FF, NEL or U+2028 ending a paragraph hang before its separator.
-    public static let layoutVersion: UInt32 = 9
+    /// ``LineBreaking/pango`` lets a VT, FF, NEL or U+2028 ending a paragraph hang before its separator;
+    /// 10, ``LineBreaking/pango`` counts white space followed by white space of a segment of its own.
+    public static let layoutVersion: UInt32 = 10
 }
