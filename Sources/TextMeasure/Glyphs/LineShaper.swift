@@ -149,7 +149,7 @@ struct LineShaper {
 
     /// The baselines of `run`'s font (a box drawn for a character it lacks is still its glyph).
     private func baselines(of run: Run, _ fonts: ScaledFonts) -> Baselines {
-        (styled?.styles[run.style].fonts ?? fonts)[run.font].baselines(for: run.script)
+        (styled?.styles[run.style].fonts ?? fonts).baselines(at: run.font, for: run.script)
     }
 
     /// C0 controls and DEL: a tab or a hard break, drawn as nothing.

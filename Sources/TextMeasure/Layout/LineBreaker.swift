@@ -255,8 +255,7 @@ struct LineBreaker {
         /// Whether the white space after segment `index`'s content goes through `hangPangoSpace`.
         func countsPangoWhiteSpace(after index: Int) -> Bool {
             let whiteEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : clusters.count
-            return whiteEnd - Int(segments[index].contentEnd) >= 2
-                || clusters[whiteEnd - 1].flags.contains(.beforeSeparator)
+            return Self.pangoCounts(clusters, from: Int(segments[index].contentEnd), to: whiteEnd)
         }
 
         for index in segments.indices {
@@ -278,6 +277,14 @@ struct LineBreaker {
         }
         if first < segments.count { _ = close(end: segments.count, change: Int.max, moreFollows: false) }
         return outcome
+    }
+
+    /// ``LineBreaking/pango``: whether Pango counts some of the white space `first..<end` after a
+    /// segment's content at a line's end (two or more characters, or any before a paragraph's
+    /// separator), which `Filler.hangPangoSpace` then places.
+    @inline(__always)
+    private static func pangoCounts(_ clusters: UnsafeBufferPointer<PreparedCluster>, from first: Int, to end: Int) -> Bool {
+        end - first >= 2 || clusters[end - 1].flags.contains(.beforeSeparator)
     }
 
     /// The state of one layout.
@@ -430,12 +437,13 @@ struct LineBreaker {
             let spaceIndex = Int(segment.contentEnd)
             if !fitsInContextFirst && !segment.hasTab {
                 let allCount = clusters[clusterEnd - 1].flags.contains(.beforeSeparator)
-                // White space alone after white space that ends the line (a no-break space or U+3000
+                // White space alone after white space that ends the line (a no-break space or an en space
                 // after a space, a break before it): the white space before it counts once it follows.
+                // Before a paragraph's separator the separator rule stays (see `countWhiteSpace`).
                 let afterWhiteSpace = !allCount && segment.contentClusterCount == 0 && line.isOpen && spaceIndex > 0
                     && clusters[spaceIndex - 1].flags.contains(.space) && !clusters[spaceIndex - 1].flags.contains(.tab)
                     && line.end == clusters[spaceIndex - 1].end
-                if clusterEnd - spaceIndex >= 2 || allCount || afterWhiteSpace {
+                if LineBreaker.pangoCounts(clusters, from: spaceIndex, to: clusterEnd) || afterWhiteSpace {
                     return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: allCount,
                                           afterWhiteSpace: afterWhiteSpace)
                 }
@@ -476,23 +484,24 @@ struct LineBreaker {
         ///
         /// - Complexity: O(*k*) in the white space characters.
         mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool, afterWhiteSpace: Bool = false) -> Bool {
-            /// With `afterWhiteSpace`, the white space already ending the line, which counts once more
-            /// follows it: what counted of it, and the character that hung, unless it ends a run.
-            var prior = 0
+            /// What of the white space already on the line counts before these characters (with
+            /// `afterWhiteSpace`: what counted of it, and the character that hung, unless it ends a run).
+            var carried = 0
             if afterWhiteSpace {
-                prior = line.endAdjust + (freeAtRunEnd(first - 1) ? 0 : Int(clusters[first - 1].advance))
-                let before = (line.clusters > 0 ? line.content : 0) + prior
-                if before > width {
+                let hung = freeAtRunEnd(first - 1) ? 0 : Int(clusters[first - 1].advance)
+                if line.visibleWidth + hung > width {
                     // It does not fit counted: the line ends before this white space, which starts the next.
-                    guard close(change: before, moreFollows: true) else { return false }
-                    prior = 0
+                    guard close(change: line.visibleWidth + hung, moreFollows: true) else { return false }
+                } else {
+                    carried = line.endAdjust + hung
+                    line.endAdjust = carried
                 }
             } else if line.isOpen && line.clusters > 0 {
                 // The content's own end: the white space after it is what counts now, not what `place`
                 // assumed for a line ending after all of it, nor kerning lost at a line end.
                 line.endAdjust = 0
             }
-            if line.isOpen, !afterWhiteSpace, line.visibleWidth > width {
+            if line.isOpen, line.visibleWidth > width {
                 // White space cannot hang after a cluster that already overflows; it joins the line from
                 // where the cluster fits, or where a lone character before a separator fits with it.
                 let joins = line.visibleWidth + (allCount && end - first == 1 ? Int(clusters[first].advance) : 0)
@@ -513,13 +522,13 @@ struct LineBreaker {
             if allCount { add(first..<end, 1) }
             var index = first
             while true {
-                let x = (line.clusters > 0 ? line.content : (prior > 0 ? 0 : line.endAdjust)) + prior
+                let x = line.visibleWidth
                 let holdsNothing = line.clusters == 0 && line.advance == 0
                 // A line of one white space character is that line at any width (see below).
                 let alone = holdsNothing && end - index == 1
                 if allCount && x + allCounted <= width {
                     line.addSpace(all, always: alone)
-                    line.endAdjust = prior + allCounted
+                    line.endAdjust = carried + allCounted
                     return true
                 }
                 // After `m` characters, `m < count` (or any `m` without `allCount`): the `m`th hangs, and
@@ -543,12 +552,12 @@ struct LineBreaker {
                 }
                 if next == end {
                     line.addSpace(taken, always: alone)
-                    line.endAdjust = prior + counted
+                    line.endAdjust = carried + counted
                     return true
                 }
                 if next > index {
                     line.addSpace(taken, always: false)
-                    line.endAdjust = prior + counted
+                    line.endAdjust = carried + counted
                     line.end = clusters[next - 1].end
                 }
                 // The width at which the next character would join: hanging after these, or, when it is
@@ -557,7 +566,7 @@ struct LineBreaker {
                     : x + (freeAtRunEnd(next - 1) ? counted : counted + Int(clusters[next - 1].advance))
                 guard close(change: change, moreFollows: true) else { return false }
                 line = openLine(start: clusters[next].start, at: next)
-                prior = 0
+                carried = 0
                 if allCount { add(index..<next, -1) }
                 index = next
             }

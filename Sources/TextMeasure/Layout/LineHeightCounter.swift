@@ -51,17 +51,9 @@ struct LineHeightCounter {
             let run = runs[runIndex]
             return run.isEmptyLine && run.byteStart == start ? run.extent : heights.empty
         }
-        guard heights.alignsBaselines else {
-            var extent = heights.floor.union(runs[runIndex].extent)
-            var next = runIndex + 1
-            while next < runs.count && runs[next].byteStart < end {
-                extent = extent.union(runs[next].extent)
-                next += 1
-            }
-            return extent
-        }
         // Pango moves each run up by the line's first run's baseline (of the kind its script aligns
-        // on) minus its own (see `Baselines`): the run's extent moves with it.
+        // on) minus its own (see `Baselines`): the run's extent moves with it. Runs on one baseline (all
+        // of them in the browser modes, whose runs' baselines are all 0) move by 0.
         let tag = runs[runIndex].baselineTag
         let baseline = Int(runs[runIndex].baselines[tag])
         var extent = heights.floor.union(runs[runIndex].extent)

@@ -38,9 +38,6 @@ struct LineHeights: Sendable {
     let empty: LineExtent
     /// The extent of every line when ``kind`` is ``Kind/uniform``.
     let uniform: LineExtent
-    /// In ``LineBreaking/pango``, the text's runs lie on different baselines of some kind (see
-    /// ``Baselines``): a line's runs move onto its first run's, and its extent is theirs moved.
-    let alignsBaselines: Bool
     /// Unless ``kind`` is ``Kind/perLine``: every line's height, and its baseline below its top, in
     /// pixels (the fixed ones, or the uniform extent's converted once here rather than on every line of
     /// every layout).
@@ -51,9 +48,8 @@ struct LineHeights: Sendable {
     let emptyLineHeight: Double
 
     private init(kind: Kind, fixedHeight: Double = 0, fixedBaseline: Double = 0, pixelsPerUnit: Double,
-                 floor: LineExtent, empty: LineExtent, uniform: LineExtent, alignsBaselines: Bool = false) {
+                 floor: LineExtent, empty: LineExtent, uniform: LineExtent) {
         self.kind = kind
-        self.alignsBaselines = alignsBaselines
         self.pixelsPerUnit = pixelsPerUnit
         self.floor = floor
         self.empty = empty
@@ -88,11 +84,10 @@ struct LineHeights: Sendable {
         // lines reach it as well. An empty line's run is never on a line with another.
         let first = runs.first?.extent ?? firstExtent ?? empty
         let baselines = runs.first { !$0.isEmptyLine }?.baselines ?? .zero
-        let alignsBaselines = runs.contains { !$0.isEmptyLine && $0.baselines != baselines }
-        let isUniform = !alignsBaselines && runs.allSatisfy { $0.extent == first }
+        let isUniform = runs.allSatisfy { $0.extent == first && ($0.isEmptyLine || $0.baselines == baselines) }
             && (!hasEmptyParagraph || first == empty)
         let heights = LineHeights(kind: isUniform ? .uniform : .perLine, pixelsPerUnit: 1 / Double(unitsPerPixel),
-                                  floor: floor, empty: empty, uniform: first, alignsBaselines: alignsBaselines)
+                                  floor: floor, empty: empty, uniform: first)
         guard !isUniform else { return (heights, []) }
         // One extent over all the text, but empty lines differ: one run from the start holds it.
         return (heights, runs.isEmpty ? [ExtentRun(byteStart: 0, extent: first)] : runs)
