@@ -853,33 +853,50 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
     return status;
 }
 
-// ICU's line rules keep a hyphen-minus that follows a break (a space, the paragraph's start) with the
-// letter after it (`^$HY $CM* $ALPlus`, its "LB 20.09", an ICU tailoring since ICU 63, not UAX #14):
-// "-n" in "ls -n" is one word to ICU. Pango 1.50's UAX #14 has no such rule: after a hyphen it breaks
-// before a letter as anywhere else (LB21a, which keeps a hyphen after a Hebrew letter with what follows,
-// cannot apply after a break). So in Pango's rules the break goes back in, before the letter (after
-// any combining marks on the hyphen). $ALPlus is AL, AI, SG, XX and the dictionary scripts' SA, which
-// Pango takes as AL unless the character is a mark.
+// ICU's line rules keep a hyphen that follows a break (a space, the paragraph's start) with the letter
+// after it (`^($HY | $HH) $CM* $ALPlus`, its "LB 20.09", an ICU tailoring since ICU 63, not UAX #14; HH
+// is U+2010): "-n" in "ls -n" is one word to ICU. Pango 1.50's UAX #14 has no such rule: after a
+// hyphen it breaks before a letter as anywhere else (LB21a, which keeps a hyphen after a Hebrew letter
+// with what follows, cannot apply after a break). So in Pango's rules the break goes back in, before
+// the letter (after any combining marks on the hyphen; never after a zero width joiner, LB8a).
+// $ALPlus is AL, AI, SG, XX and the dictionary scripts' SA, which Pango takes as AL unless the
+// character is a mark.
+static void break_after_word_initial_hyphen(const unsigned char *bytes, int32_t length, uint8_t *flags,
+                                            int32_t i, int32_t size);
+
 static void break_after_word_initial_hyphens(const unsigned char *bytes, int32_t length, uint8_t *flags) {
     const unsigned char *end = bytes + length;
     for (const unsigned char *hyphen = memchr(bytes, '-', (size_t)length); hyphen != NULL;
          hyphen = hyphen + 1 < end ? memchr(hyphen + 1, '-', (size_t)(end - hyphen - 1)) : NULL) {
-        int32_t i = (int32_t)(hyphen - bytes);
-        if (i > 0 && !(flags[i] & CUB_LINE_BREAK)) continue;
-        int32_t next = i + 1;
-        while (next < length) {
-            int32_t size;
-            uint32_t c = decode_utf8(bytes + next, &size);
-            int32_t lb = u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK);
-            if (lb == U_LB_COMBINING_MARK || lb == U_LB_ZWJ) { next += size; continue; }
-            int8_t type = u_charType((UChar32)c);
-            int is_mark = type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK;
-            if (lb == U_LB_ALPHABETIC || lb == U_LB_AMBIGUOUS || lb == U_LB_SURROGATE || lb == U_LB_UNKNOWN
-                || (lb == U_LB_COMPLEX_CONTEXT && !is_mark)) {
-                flags[next] |= CUB_LINE_BREAK;
-            }
-            break;
+        break_after_word_initial_hyphen(bytes, length, flags, (int32_t)(hyphen - bytes), 1);
+    }
+    // U+2010 HYPHEN is E2 80 90.
+    for (const unsigned char *lead = memchr(bytes, 0xE2, (size_t)length); lead != NULL;
+         lead = lead + 1 < end ? memchr(lead + 1, 0xE2, (size_t)(end - lead - 1)) : NULL) {
+        if (end - lead >= 3 && lead[1] == 0x80 && lead[2] == 0x90) {
+            break_after_word_initial_hyphen(bytes, length, flags, (int32_t)(lead - bytes), 3);
         }
+    }
+}
+
+// The break before the letter after the hyphen of `size` bytes at `i`, where the hyphen follows a break.
+static void break_after_word_initial_hyphen(const unsigned char *bytes, int32_t length, uint8_t *flags,
+                                            int32_t i, int32_t size) {
+    if (i > 0 && !(flags[i] & CUB_LINE_BREAK)) return;
+    int32_t next = i + size;
+    while (next < length) {
+        int32_t scalar_size;
+        uint32_t c = decode_utf8(bytes + next, &scalar_size);
+        int32_t lb = u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK);
+        if (lb == U_LB_COMBINING_MARK) { next += scalar_size; continue; }
+        if (lb == U_LB_ZWJ) return;
+        int8_t type = u_charType((UChar32)c);
+        int is_mark = type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK;
+        if (lb == U_LB_ALPHABETIC || lb == U_LB_AMBIGUOUS || lb == U_LB_SURROGATE || lb == U_LB_UNKNOWN
+            || (lb == U_LB_COMPLEX_CONTEXT && !is_mark)) {
+            flags[next] |= CUB_LINE_BREAK;
+        }
+        return;
     }
 }
 

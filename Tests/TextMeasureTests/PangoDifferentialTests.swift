@@ -46,13 +46,15 @@ struct PangoDifferentialTests {
 
     /// Command lines and other words that start with a hyphen-minus: Pango breaks after the hyphen
     /// before a letter even where a space or the paragraph's start comes before it (ICU keeps the
-    /// two together there; see `break_after_word_initial_hyphens`). Every layout as Pango's.
+    /// two together there; see `break_after_word_initial_hyphens`), after U+2010 HYPHEN too, and never
+    /// after a zero width joiner on the hyphen. Every layout as Pango's.
     @Test("Words that start with a hyphen break as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
     func wordInitialHyphensBreakAsInPango() throws {
         let texts = ["ls -la /tmp", "kubectl get pods -n news", "grep -rn foo .", "a -ab -cd -ef", "-abc def",
                      "x --verbose", "x -ⓐ", "x -ไทย", "ab -ภาษาไทย", "x -а", "x -α", "x -한국", "x -漢", "x -ا",
                      "a -\u{0301}b", "(-a)", "\"-a\"", "a\u{A0}-b", "x -5 y", "- item", "x -😀", "a  -b", "a\t-b",
-                     "a\u{200B}-b", "a\u{3000}-b", "x - -", "x -"]
+                     "a\u{200B}-b", "a\u{3000}-b", "x - -", "x -", "ab -\u{200D}cd ef", "a -\u{200D}b",
+                     "a \u{2010}b", "ls \u{2010}la /tmp"]
         let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [12, 20, 25, 30, 40, 50, 60, 80, 120])
         let comparison = try PangoReference.compare(cases, reportName: "pango-hyphen-disagreements.txt")
         #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
@@ -62,10 +64,12 @@ struct PangoDifferentialTests {
     /// Pango's emoji segmentation draws an Emoji_Modifier_Base with the color font even when its
     /// default presentation is text ("✌", "☝", "✍") and with or without a modifier; U+FE0E still asks
     /// for text. A space before such an emoji keeps the font of the text before it, also where a style
-    /// changes between them. Every layout as Pango's, line widths included.
+    /// changes between them. A combining keycap after one keeps the text font (Pango's own item of
+    /// text makes the line as tall as that font). Every layout as Pango's, line widths included.
     @Test("Emoji modifier bases are drawn as emoji, as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
     func emojiModifierBasesAreEmoji() throws {
-        let texts = ["a ✌", "a ☝ b", "a ✍", "a ✍\u{FE0E}", "a ✍🏽 b", "a 🕴🏾 b", "✌✌✌ ✍✍", "Patel: ✍🏽 0.16.7"]
+        let texts = ["a ✌", "a ☝ b", "a ✍", "a ✍\u{FE0E}", "a ✍🏽 b", "a 🕴🏾 b", "✌✌✌ ✍✍", "Patel: ✍🏽 0.16.7",
+                     "☝\u{20E3}", "Patel: ☝\u{20E3} ok"]
         var cases = PangoReference.cases(texts: texts, sizes: [13, 24], widths: [30, 64, 120, 1000])
         for size in [13.0, 24.0] {
             for width in [64.0, 120.0, 180.0, 1000.0] {

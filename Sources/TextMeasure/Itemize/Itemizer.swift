@@ -436,19 +436,23 @@ struct Itemizer {
 
     private func isEmojiPresentation(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
                                      properties: Int) -> Bool {
-        var hasJoiner = false
+        var hasJoiner = false, hasKeycap = false
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
             if scalar == 0xFE0E { return false }   // text presentation selector
             if scalar == 0xFE0F { return true }    // emoji presentation selector
             if scalar == 0x200D { hasJoiner = true }
+            if scalar == 0x20E3 { hasKeycap = true }
             offset += length
         }
         if choosesFontPerCharacter { return false }
+        if properties & CUB_EMOJI_PRESENTATION != 0 { return true }
         // Pango's emoji segmentation (Chromium's scanner) draws every Emoji_Modifier_Base as emoji,
-        // with a modifier or not: "✌" and "✍🏽" come from the color font, as "😀" does.
-        if properties & (CUB_EMOJI_PRESENTATION | CUB_EMOJI_MODIFIER_BASE) != 0 { return true }
+        // with a modifier or not: "✌" and "✍🏽" come from the color font, as "😀" does. A combining
+        // keycap after one is an item of text of its own there, which makes the line as tall as a text
+        // font; the cluster, kept in one font, keeps the text font it had ("☝⃣").
+        if properties & CUB_EMOJI_MODIFIER_BASE != 0 && !hasKeycap { return true }
         return hasJoiner && properties & CUB_EXTENDED_PICTOGRAPHIC != 0
     }
 

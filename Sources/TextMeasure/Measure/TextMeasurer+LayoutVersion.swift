@@ -23,6 +23,8 @@ extension TextMeasurer {
     /// ``LineBreaking/pango`` breaks after a hyphen-minus that starts a word, before the letter after it;
     /// 8, ``LineBreaking/pango`` draws every Emoji_Modifier_Base with the color font; 9,
     /// ``LineBreaking/pango`` lets a VT, FF, NEL or U+2028 ending a paragraph hang before its separator;
-    /// 10, ``LineBreaking/pango`` counts white space followed by white space of a segment of its own.
-    public static let layoutVersion: UInt32 = 10
+    /// 10, ``LineBreaking/pango`` counts white space followed by white space of a segment of its own;
+    /// 11, ``LineBreaking/pango`` breaks after a word-initial U+2010 too, never after a joiner on the
+    /// hyphen, and keeps a text-default emoji base with a combining keycap in the text font.
+    public static let layoutVersion: UInt32 = 11
 }
