@@ -84,6 +84,10 @@ struct PangoWhiteSpaceTests {
         (text: "ab  \n  cd   \n", size: 11.0, width: 20.0, lines: [19104, 2929, 15263, 2929, 0]),
         // At the text's end, as in the middle, all but the last count.
         (text: "word   ", size: 11.0, width: 32.0, lines: [29951, 0]),
+        // A break before U+3000 after a space: "　 " joins a line only if the ideographic space fits,
+        // the space hanging; where nothing fits, character breaks let the U+3000 hang alone.
+        (text: "x \u{3000} \u{3000} y", size: 15.0, width: 20.0, lines: [8125, 15360, 15360, 7834]),
+        (text: "x \u{3000} \u{3000} y", size: 15.0, width: 12.0, lines: [8125, 0, 0, 0, 11828]),
     ])
     func linesCountTheWhiteSpacePangoCounts(_ example: (text: String, size: Double, width: Double, lines: [Int])) throws {
         let measured = try Fixtures.measurer.measure(example.text, style: TextStyle(size: example.size),
@@ -148,6 +152,78 @@ struct PangoWhiteSpaceTests {
             }
         }
     }
+
+    /// A U+2028 ends its line inside Pango's paragraph: the white space before it counts (UAX #14
+    /// breaks nowhere before it) unless a retry with character breaks lets its last character hang,
+    /// and one before another separator or the text's end starts no line. Every layout as Pango's, at
+    /// widths from a little wider than a character on (narrower, white space after a cluster wider than
+    /// the line differs, `docs/pango-differences.md`).
+    @Test("Line separators break as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func lineSeparatorsBreakAsInPango() throws {
+        let texts = ["word\u{2028}", "word \u{2028}\nnext", "ab\u{2001}\u{2028}-n", "עולם  안녕 \u{2028}", "the\u{3000}\u{2028}",
+                     "a\u{2028}\u{2028}", "x  \u{2028}\n", "word\u{2028}\u{2029}next", "a \u{2028} b\u{2028}\r\nc",
+                     "Hello,  world \u{2028}next line"]
+        var cases: [PangoReference.Case] = []
+        for size in [11.0, 15, 24] {
+            cases += PangoReference.cases(texts: texts, sizes: [size], widths: Array(stride(from: 1.25 * size, to: 120, by: 3)))
+        }
+        let comparison = try PangoReference.compare(cases, reportName: "pango-line-separator-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        for text in texts {
+            let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: 15))
+            for width in stride(from: 4.0, to: 160, by: 3.1) {
+                try PreparedTextTests.expectValidWidthsHold(prepared, at: width, text: text.debugDescription, tight: true)
+            }
+        }
+    }
+
+    /// Ideographic spaces (U+3000, which UAX #14 breaks after, and before after a space) mixed with
+    /// spaces, no-break spaces, en and thin spaces and words of four scripts (a fixed seed), so that
+    /// white space often has a break before it. Pango takes that break unless all of the white space
+    /// fits, its last character hanging, and retries with character breaks only where no break fits;
+    /// an item of white space alone takes the primary font, which draws U+3000 as HarfBuzz's fallback
+    /// space. Every layout as Pango's, at widths from narrower than a character on, and the lines'
+    /// ranges of valid widths exact and tight.
+    @Test("White space with a break before it breaks as in Pango",
+          .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func whiteSpaceWithABreakBeforeIt() throws {
+        let texts = Self.ideographicWhiteSpace
+        let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 19],
+                                         widths: [6, 10, 14, 18, 22, 27, 33, 40, 50, 64, 80, 100])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-white-space-break-before-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        for text in texts {
+            // The scalars in hex: most of these characters look alike in a message.
+            let scalars = text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+            for size in [11.0, 15, 19, 24] {
+                let prepared = try Fixtures.measurer.prepare(text, style: TextStyle(size: size))
+                for width in stride(from: 4.0, to: 160, by: 1.7) {
+                    try PreparedTextTests.expectValidWidthsHold(prepared, at: width, text: "\(scalars) at \(size) px",
+                                                                tight: true)
+                }
+            }
+        }
+    }
+
+    static let ideographicWhiteSpace: [String] = {
+        let white = [" ", "\u{A0}", "\u{3000}", "\u{2002}", "\u{2009}", "  ", "\u{3000} ", " \u{3000}"]
+        let words = ["x", "ab", "word", "漢字", "かな", "y", "テスト", "한국", "foo-bar"]
+        var random = SplitMix64(seed: 0x3000)
+        var texts = ["x \u{3000} \u{3000} y", "a  \u{3000} b", "かな\u{3000}ab \u{3000} ", "\u{3000}", "\u{3000}  \u{3000} ",
+                     "字\u{A0}\u{A0}テスト"]
+        for _ in 0..<74 {
+            var text = ""
+            for _ in 0..<Int.random(in: 2...6, using: &random) {
+                if Int.random(in: 0..<10, using: &random) < 7 { text += words.randomElement(using: &random)! }
+                for _ in 0..<Int.random(in: 1...3, using: &random) { text += white.randomElement(using: &random)! }
+            }
+            if Bool.random(using: &random) { text += words.randomElement(using: &random)! }
+            texts.append(text)
+        }
+        return texts
+    }()
 
     static let whiteSpaceAfterWhiteSpace = [String(repeating: "\u{A0} ", count: 20), "a \u{A0} b",
                                             "Hello\u{A0} \u{A0} world", "word \u{A0} \u{A0} next \u{A0} more",

@@ -341,10 +341,13 @@ struct Itemizer {
         case let (before?, nil): font = before
         case let (nil, after?): font = after
         case (nil, nil):
-            // A run of its own (after emoji, before another script): Pango gives it the first font that
-            // has its first character.
+            // A run of its own (after emoji, before another script, or the whole paragraph). Pango
+            // (`itemize_state_process_run`) gives an item with no font the first font that has a space,
+            // whatever its characters: U+3000 alone takes the primary font, which draws it as HarfBuzz's
+            // fallback space, not the first that maps it. The browser modes take the first font that
+            // has the stretch's first character, as before.
             let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: clusters[start].start)
-            font = selector(of: style).firstCovering(scalar) ?? 0
+            font = selector(of: style).firstCovering(choosesFontPerCharacter ? scalar : 0x20) ?? 0
         }
         for k in start..<clusters.count {
             clusters[k].font = font
@@ -436,24 +439,34 @@ struct Itemizer {
 
     private func isEmojiPresentation(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
                                      properties: Int) -> Bool {
-        var hasJoiner = false, hasKeycap = false
+        var hasJoiner = false
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
             if scalar == 0xFE0E { return false }   // text presentation selector
             if scalar == 0xFE0F { return true }    // emoji presentation selector
             if scalar == 0x200D { hasJoiner = true }
-            if scalar == 0x20E3 { hasKeycap = true }
             offset += length
         }
         if choosesFontPerCharacter { return false }
-        if properties & CUB_EMOJI_PRESENTATION != 0 { return true }
         // Pango's emoji segmentation (Chromium's scanner) draws every Emoji_Modifier_Base as emoji,
         // with a modifier or not: "✌" and "✍🏽" come from the color font, as "😀" does. A combining
         // keycap after one is an item of text of its own there, which makes the line as tall as a text
         // font; the cluster, kept in one font, keeps the text font it had ("☝⃣").
-        if properties & CUB_EMOJI_MODIFIER_BASE != 0 && !hasKeycap { return true }
+        if properties & (CUB_EMOJI_PRESENTATION | CUB_EMOJI_MODIFIER_BASE) != 0 {
+            return properties & CUB_EMOJI_PRESENTATION != 0 || !Self.holdsKeycap(bytes, start, end)
+        }
         return hasJoiner && properties & CUB_EXTENDED_PICTOGRAPHIC != 0
+    }
+
+    /// Whether the cluster `start..<end` holds U+20E3 COMBINING ENCLOSING KEYCAP (E2 83 A3).
+    private static func holdsKeycap(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var offset = start
+        while offset + 2 < end {
+            if bytes[offset] == 0xE2 && bytes[offset + 1] == 0x83 && bytes[offset + 2] == 0xA3 { return true }
+            offset += 1
+        }
+        return false
     }
 
     /// The cluster's script: its first strong (not Common, Inherited or Unknown) script, else Common.

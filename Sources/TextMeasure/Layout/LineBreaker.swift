@@ -73,6 +73,9 @@ struct LineBreaker {
         /// Whether white space hangs after the content only because the content fits (a narrower width
         /// would push it to the next line).
         var hangsBecauseContentFits = false
+        /// Whether the line's first visible cluster follows white space on the line: at a narrower
+        /// width they part, so a line of one cluster holds only down to its visible width.
+        var startsWithWhiteSpace = false
         /// Whether the line holds anything yet (a closed line is not open until something starts one).
         var isOpen = false
         /// A least width for the line besides its visible width (0 when none): for a line a browser
@@ -119,6 +122,7 @@ struct LineBreaker {
         }
 
         mutating func addContent(width: Int, endAdjust: Int, clusters: Int) {
+            if self.clusters == 0 && advance > 0 { startsWithWhiteSpace = true }
             content = advance + width
             self.endAdjust = endAdjust
             advance = content
@@ -437,15 +441,20 @@ struct LineBreaker {
             let spaceIndex = Int(segment.contentEnd)
             if !fitsInContextFirst && !segment.hasTab {
                 let allCount = clusters[clusterEnd - 1].flags.contains(.beforeSeparator)
-                // White space alone after white space that ends the line (a no-break space or an en space
-                // after a space, a break before it): the white space before it counts once it follows.
-                // Before a paragraph's separator the separator rule stays (see `countWhiteSpace`).
-                let afterWhiteSpace = !allCount && segment.contentClusterCount == 0 && line.isOpen && spaceIndex > 0
-                    && clusters[spaceIndex - 1].flags.contains(.space) && !clusters[spaceIndex - 1].flags.contains(.tab)
+                // White space that is a segment of its own (a break before it: U+3000, a no-break space or
+                // an en space after a space) right after what the open line holds. White space after a
+                // tab (an item of its own in Pango) keeps the rule for white space after content, and so
+                // does white space before a separator after a form feed, which Pango then lets hang
+                // ("a\f\f" before a line feed is one line where "a\f" and the counted "\f" do not fit).
+                let before = spaceIndex > 0 ? clusters[spaceIndex - 1].flags : []
+                let followsBreak = segment.contentClusterCount == 0 && line.isOpen && spaceIndex > 0
+                    && !before.contains(.tab) && !(allCount && before.contains(.formFeed))
                     && line.end == clusters[spaceIndex - 1].end
+                let afterWhiteSpace = followsBreak && before.contains(.space)
                 if LineBreaker.pangoCounts(clusters, from: spaceIndex, to: clusterEnd) || afterWhiteSpace {
                     return hangPangoSpace(from: spaceIndex, to: clusterEnd, allCount: allCount,
-                                          afterWhiteSpace: afterWhiteSpace)
+                                          beforeLineSeparator: segment.endsBeforeLineSeparator,
+                                          followsBreak: followsBreak)
                 }
             }
             let space = clusters[spaceIndex].flags
@@ -475,25 +484,36 @@ struct LineBreaker {
         /// before a separator, which is that last character, all of them (the segment's `endAdjust`).
         /// Where the content fits and they do not, `PANGO_WRAP_WORD_CHAR` retries with character breaks
         /// and takes the last that fits: after `m` of them the line counts `m - 1` (the `m`th hangs),
-        /// after all of them before a separator all (there it does not collapse the last); a line
+        /// after all of them before a separator all (there it does not collapse the last, but before a
+        /// U+2028, `beforeLineSeparator`, it does); a line
         /// holding nothing else takes at least one. The rest start the next line, a line of white space
-        /// unless what follows fits after it. With `afterWhiteSpace` the characters are a segment of
-        /// their own after white space ending the line, which then counts too (but for a character
-        /// ending a run); where it does not fit counted, the line ends before them. Returns false when
-        /// the line limit stopped the layout.
+        /// unless what follows fits after it. With `followsBreak` the characters are a segment of their
+        /// own after what the open line holds, so the line may end before them, a break that fits: they
+        /// join it only if all of them fit, the last hanging (but before a separator), and white space
+        /// ending the line before them then counts too; else they start the next line.
+        /// Returns false when the line limit stopped the layout.
         ///
         /// - Complexity: O(*k*) in the white space characters.
-        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool, afterWhiteSpace: Bool = false) -> Bool {
+        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool, beforeLineSeparator: Bool = false,
+                                     followsBreak: Bool = false) -> Bool {
             /// What of the white space already on the line counts before these characters (with
-            /// `afterWhiteSpace`: what counted of it, and the character that hung, unless it ends a run).
+            /// `followsBreak`: what counted of it, and the character that hung).
             var carried = 0
-            if afterWhiteSpace {
-                let hung = freeAtRunEnd(first - 1) ? 0 : Int(clusters[first - 1].advance)
-                if line.visibleWidth + hung > width {
-                    // It does not fit counted: the line ends before this white space, which starts the next.
-                    guard close(change: line.visibleWidth + hung, moreFollows: true) else { return false }
+            if followsBreak {
+                // Pango takes the last break that fits (`process_item`) and retries with character
+                // breaks only when none does; the one before these characters does. It takes an item's
+                // whole width off what remains of the line, but never below zero: white space ending a
+                // run stays free when what follows adds no counted width, and counts otherwise.
+                // Before a paragraph's separator all of them count (see `countWhiteSpace`).
+                var own = 0
+                for k in first..<(allCount ? end : end - 1) { own += Int(clusters[k].advance) }
+                let before = !clusters[first - 1].flags.contains(.space) ? 0
+                    : line.endAdjust + (own == 0 && freeAtRunEnd(first - 1) ? 0 : Int(clusters[first - 1].advance))
+                let joined = line.visibleWidth - line.endAdjust + before + own
+                if joined > width {
+                    guard close(change: joined, moreFollows: true) else { return false }
                 } else {
-                    carried = line.endAdjust + hung
+                    carried = before
                     line.endAdjust = carried
                 }
             } else if line.isOpen && line.clusters > 0 {
@@ -501,10 +521,13 @@ struct LineBreaker {
                 // assumed for a line ending after all of it, nor kerning lost at a line end.
                 line.endAdjust = 0
             }
+            /// Whether the retry with character breaks may let the last character hang: not before a
+            /// paragraph's end, where Pango does not collapse it, but before a U+2028, an item of its own.
+            let keepsLast = allCount && !beforeLineSeparator
             if line.isOpen, line.visibleWidth > width {
                 // White space cannot hang after a cluster that already overflows; it joins the line from
                 // where the cluster fits, or where a lone character before a separator fits with it.
-                let joins = line.visibleWidth + (allCount && end - first == 1 ? Int(clusters[first].advance) : 0)
+                let joins = line.visibleWidth + (keepsLast && end - first == 1 ? Int(clusters[first].advance) : 0)
                 guard close(change: joins, moreFollows: true) else { return false }
             }
             if !line.isOpen { line = openLine(start: clusters[first].start, at: first) }
@@ -524,8 +547,9 @@ struct LineBreaker {
             while true {
                 let x = line.visibleWidth
                 let holdsNothing = line.clusters == 0 && line.advance == 0
-                // A line of one white space character is that line at any width (see below).
-                let alone = holdsNothing && end - index == 1
+                // A line of one white space character is that line at any width (see below), but before
+                // a U+2028, where it counts only while it fits.
+                let alone = holdsNothing && end - index == 1 && (keepsLast || !allCount)
                 if allCount && x + allCounted <= width {
                     line.addSpace(all, always: alone)
                     line.endAdjust = carried + allCounted
@@ -533,7 +557,7 @@ struct LineBreaker {
                 }
                 // After `m` characters, `m < count` (or any `m` without `allCount`): the `m`th hangs, and
                 // those before it count but for run ends.
-                let last = allCount ? end - 1 : end
+                let last = keepsLast ? end - 1 : end
                 var taken = 0, counted = 0, next = index
                 while next < last {
                     if next > index {
@@ -553,6 +577,8 @@ struct LineBreaker {
                 if next == end {
                     line.addSpace(taken, always: alone)
                     line.endAdjust = carried + counted
+                    // Before a U+2028, the last hangs only until all of them fit counted.
+                    if beforeLineSeparator && allCount { outcome.changeWidth = min(outcome.changeWidth, x + allCounted) }
                     return true
                 }
                 if next > index {
@@ -562,7 +588,7 @@ struct LineBreaker {
                 }
                 // The width at which the next character would join: hanging after these, or, when it is
                 // the last before a separator, counted with them.
-                let change = allCount && next == end - 1 ? x + allCounted
+                let change = keepsLast && next == end - 1 ? x + allCounted
                     : x + (freeAtRunEnd(next - 1) ? counted : counted + Int(clusters[next - 1].advance))
                 guard close(change: change, moreFollows: true) else { return false }
                 line = openLine(start: clusters[next].start, at: next)
@@ -811,7 +837,7 @@ struct LineBreaker {
             var lower = current.floorWidth
             if current.overflowsAsDrawn {
                 lower = max(lower, current.requirement)
-            } else if current.clusters > 1 || (current.clusters == 1 && current.hangsBecauseContentFits)
+            } else if current.clusters > 1 || (current.clusters == 1 && (current.hangsBecauseContentFits || current.startsWithWhiteSpace))
                         || (current.clusters == 0 && current.endAdjust > 0 && current.hangsBecauseContentFits) {
                 lower = max(lower, visible, current.requirement, current.endNeed)
             }
@@ -881,7 +907,17 @@ struct LineBreaker {
                     while index < end {
                         let cluster = clusters[index]
                         if cluster.flags.contains(.space) {
-                            if current.visibleWidth > limit && !cluster.flags.contains(.hangsAlways) {
+                            if !fitsInContextFirst && index > lineFirst && clusters[index - 1].flags.contains(.space)
+                                && !cluster.flags.contains(.hangsAlways) {
+                                // Pango lets only the last white space character before a break hang: the
+                                // one before this counts once this follows (unless it ended a run).
+                                let counted = current.advance - current.content
+                                if current.content + counted > limit {
+                                    change = current.content + counted
+                                    break
+                                }
+                                current.endAdjust = counted
+                            } else if current.visibleWidth > limit && !cluster.flags.contains(.hangsAlways) {
                                 change = current.visibleWidth
                                 break
                             }

@@ -25,6 +25,10 @@ extension TextMeasurer {
     /// ``LineBreaking/pango`` lets a VT, FF, NEL or U+2028 ending a paragraph hang before its separator;
     /// 10, ``LineBreaking/pango`` counts white space followed by white space of a segment of its own;
     /// 11, ``LineBreaking/pango`` breaks after a word-initial U+2010 too, never after a joiner on the
-    /// hyphen, and keeps a text-default emoji base with a combining keycap in the text font.
-    public static let layoutVersion: UInt32 = 11
+    /// hyphen, and keeps a text-default emoji base with a combining keycap in the text font; 12,
+    /// ``LineBreaking/pango`` breaks before white space of a segment of its own unless all of it fits,
+    /// lets only the last white space character hang inside a word broken between characters, gives
+    /// a paragraph of white space alone the primary font, counts the white space before a U+2028 and
+    /// starts no line after one that ends a paragraph.
+    public static let layoutVersion: UInt32 = 12
 }

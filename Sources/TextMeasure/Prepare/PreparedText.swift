@@ -192,6 +192,7 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// `endAdjust`), and a line that cannot take it all ends before its last character, or before it
     /// all when it is one (see `LineBreaker`'s `hangPangoSpace`).
     static let beforeSeparator = ClusterFlags(rawValue: 64)
+    static let formFeed = ClusterFlags(rawValue: 128)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).
@@ -223,6 +224,11 @@ struct Segment: Hashable, Sendable {
     /// after an ASCII letter or digit; before a character past ASCII, Chromium's ICU (UAX #14 LB20a)
     /// forbids it after a word-initial hyphen. See `LineBreaker`.
     var followsHyphen = false
+    /// ``LineBreaking/pango``: the segment ends its paragraph before a U+2028, which Pango lays out as
+    /// an item of its own in the paragraph. UAX #14 breaks nowhere before it, so the white space before
+    /// it counts as before any separator (`endAdjust`); but where no break fits a line, the retry with
+    /// character breaks may end the line after that white space, whose last character then hangs.
+    var endsBeforeLineSeparator = false
 
     var contentClusterCount: Int { Int(contentEnd - firstCluster) }
 }

@@ -410,15 +410,18 @@ struct Preparer {
             // 4. Segments between break opportunities; trailing spaces hang.
             let all = context.bytes, end = base + count
             // .pango: Pango counts white space at a line's end (see `countWhiteSpace`).
-            let endsAtSeparator = !breaking.isBrowser && end < all.count
+            let endsAtLineSeparator = !breaking.isBrowser && end + 2 < all.count
+                && all[end] == 0xE2 && all[end + 1] == 0x80 && all[end + 2] == 0xA8
+            let endsAtSeparator = endsAtLineSeparator || (!breaking.isBrowser && end < all.count
                 && (all[end] == 0x0A || all[end] == 0x0D
-                    || (all[end] == 0xE2 && end + 2 < all.count && all[end + 1] == 0x80 && all[end + 2] == 0xA9))
+                    || (all[end] == 0xE2 && end + 2 < all.count && all[end + 1] == 0x80 && all[end + 2] == 0xA9)))
             let firstSegment = segments.count
             let endsInWhiteSpaceRuns = appendSegments(scratch.clusters, base: base, byteCount: count,
                                                       firstCluster: firstCluster, flags: flags, bytes: bytes,
                                                       breaking: breaking)
             if endsInWhiteSpaceRuns || endsAtSeparator {
                 countWhiteSpace(from: firstSegment, endsAtSeparator: endsAtSeparator,
+                                endsAtLineSeparator: endsAtLineSeparator,
                                 endsInBreakAfter: endsAtSeparator && Preparer.endsInBreakAfterCharacter(bytes))
             }
         }
@@ -438,7 +441,8 @@ struct Preparer {
                 let cluster = itemized[i]
                 let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
                 for byte in cluster.start..<end { clusterAtByte[byte] = Int32(i) }
-                var clusterFlags: ClusterFlags = cluster.isSpace ? .space : []
+                var clusterFlags: ClusterFlags = []
+                if cluster.isSpace { clusterFlags = bytes[cluster.start] == 0x0C ? [.space, .formFeed] : .space }
                 if i == 0 || itemized[i - 1].font ?? -1 != cluster.font ?? -1
                     || itemized[i - 1].script.rawValue != cluster.script.rawValue || itemized[i - 1].level != cluster.level
                     || itemized[i - 1].style != cluster.style {
@@ -750,9 +754,13 @@ struct Preparer {
         /// a segment with content, it is the last white space before that break and hangs, the white
         /// space before it counting as anywhere else.
         ///
+        /// A U+2028 after the paragraph (`endsAtLineSeparator`) counts as its separator here, and marks
+        /// the segment before it `Segment.endsBeforeLineSeparator`.
+        ///
         /// - Complexity: O(*n*) in the paragraph's segments and their white space.
         @inline(never)
-        private mutating func countWhiteSpace(from first: Int, endsAtSeparator: Bool, endsInBreakAfter: Bool) {
+        private mutating func countWhiteSpace(from first: Int, endsAtSeparator: Bool, endsAtLineSeparator: Bool,
+                                              endsInBreakAfter: Bool) {
             for index in first..<segments.count {
                 let segment = segments[index]
                 let whiteStart = Int(segment.contentEnd)
@@ -766,7 +774,10 @@ struct Preparer {
                     counted += Int(clusters[c].advance)
                 }
                 segments[index].endAdjust = counted
-                if beforeSeparator { clusters[whiteEnd - 1].flags.insert(.beforeSeparator) }
+                if beforeSeparator {
+                    clusters[whiteEnd - 1].flags.insert(.beforeSeparator)
+                    segments[index].endsBeforeLineSeparator = endsAtLineSeparator
+                }
             }
         }
 
