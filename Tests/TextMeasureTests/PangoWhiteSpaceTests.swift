@@ -205,6 +205,15 @@ struct PangoWhiteSpaceTests {
                 }
             }
         }
+        // A style change inside such white space: a character ending a run leaves the line's visible
+        // width below what the white space needed to join it.
+        for (text, spans) in [("x \u{3000} y", [TextSpan(2..<3, bold: true)]), ("ab \u{A0} \u{A0} cd", [TextSpan(3..<5, size: 20)]),
+                              ("漢字 \u{3000}\u{3000} かな", [TextSpan(3..<4, italic: true)])] {
+            let prepared = try Fixtures.measurer.prepare(StyledText(text, spans: spans), style: TextStyle(size: 15))
+            for width in stride(from: 4.0, to: 120, by: 0.9) {
+                try PreparedTextTests.expectValidWidthsHold(prepared, at: width, text: "\(text) \(spans)", tight: true)
+            }
+        }
     }
 
     static let ideographicWhiteSpace: [String] = {

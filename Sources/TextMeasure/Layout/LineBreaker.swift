@@ -5,7 +5,9 @@
 /// - a segment (the text between two break opportunities) joins the current line if the line so far,
 ///   hanging space included, plus the segment fits; white space at the end of a line hangs and never
 ///   pushes the line over the width, except that in ``LineBreaking/pango`` only its last character
-///   hangs, as in Pango, and before a paragraph's separator none (see `hangPangoSpace`);
+///   hangs, as in Pango, and before a paragraph's separator none (before a U+2028 none, unless no
+///   other break fits the line), and white space with a break before it joins a line only if all of
+///   it fits (see `hangPangoSpace`);
 /// - a segment that does not fit starts a new line; if it does not fit on a line of its own either, it
 ///   is broken between grapheme clusters, each line taking as many clusters as fit and at least one;
 /// - white space can hang only after content that fits: after a single cluster wider than the line it
@@ -87,8 +89,9 @@ struct LineBreaker {
         /// fit); in ``LineBreaking/pango`` at the narrowest break Pango looked at (see
         /// `takeNarrowerPrefix`). Only `requirement` bounds the widths at which it stays from below.
         var overflowsAsDrawn = false
-        /// Browser modes: a least width for the line whatever it holds (0 when none): for a lone
-        /// cluster that fits only as drawn, below which Blink would take what reached in context.
+        /// A least width for the line whatever it holds (0 when none): in the browser modes, for a lone
+        /// cluster that fits only as drawn, below which Blink would take what reached in context; in
+        /// ``LineBreaking/pango``, for white space with a break before it that joined the line.
         var floorWidth = 0
         /// Browser modes: for a line filled again to the width less a soft hyphen's hyphen (see
         /// `breakClusters`), that hyphen, by which its own bounds move up, and the first fill's bounds:
@@ -515,14 +518,18 @@ struct LineBreaker {
                 } else {
                     carried = before
                     line.endAdjust = carried
+                    // Narrower, they do not join, even where a character ending a run leaves the line's
+                    // visible width below `joined` (a style change inside the white space).
+                    line.floorWidth = max(line.floorWidth, joined)
                 }
             } else if line.isOpen && line.clusters > 0 {
                 // The content's own end: the white space after it is what counts now, not what `place`
                 // assumed for a line ending after all of it, nor kerning lost at a line end.
                 line.endAdjust = 0
             }
-            /// Whether the retry with character breaks may let the last character hang: not before a
-            /// paragraph's end, where Pango does not collapse it, but before a U+2028, an item of its own.
+            /// Whether the last character stays counted, even in the retry with character breaks: before
+            /// a paragraph's end, where Pango does not collapse it; not before a U+2028, an item of its
+            /// own, where the retry may let it hang.
             let keepsLast = allCount && !beforeLineSeparator
             if line.isOpen, line.visibleWidth > width {
                 // White space cannot hang after a cluster that already overflows; it joins the line from

@@ -186,12 +186,16 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// A soft hyphen (U+00AD): its `breakAdjust` is the hyphen a line ending here shows, which Blink
     /// adds after choosing the line (read by the browser modes' layout only).
     static let softHyphen = ClusterFlags(rawValue: 32)
-    /// ``LineBreaking/pango``: the last white space character before a line feed, carriage return or
-    /// paragraph separator ending its paragraph. That separator is the last white space character
-    /// before the break, so all the white space before it counts at a line's end (the segment's
-    /// `endAdjust`), and a line that cannot take it all ends before its last character, or before it
-    /// all when it is one (see `LineBreaker`'s `hangPangoSpace`).
+    /// ``LineBreaking/pango``: the last white space character before a line feed, carriage return,
+    /// paragraph separator or U+2028 ending its paragraph. That separator is the last white space
+    /// character before the break, so all the white space before it counts at a line's end (the
+    /// segment's `endAdjust`), and a line that cannot take it all ends before its last character, or
+    /// before it all when it is one; before a U+2028 the retry with character breaks may let that last
+    /// character hang instead (``Segment/endsBeforeLineSeparator``; see `LineBreaker`'s `hangPangoSpace`).
     static let beforeSeparator = ClusterFlags(rawValue: 64)
+    /// ``LineBreaking/pango``: a form feed, white space that Pango draws as a hex box. White space of a
+    /// segment of its own after it, before a separator, leaves it hanging, as Pango does (see
+    /// `LineBreaker`'s `hangSpace`).
     static let formFeed = ClusterFlags(rawValue: 128)
 }
 

@@ -749,7 +749,7 @@ struct Preparer {
         /// `hangPangoSpace`). Not inline: most paragraphs have no segment ending in two or more white
         /// space characters.
         ///
-        /// A paragraph ending in a VT, FF, NEL or U+2028 (`endsInBreakAfter`: UAX #14 classes BK and NL,
+        /// A paragraph ending in a VT, FF or NEL (`endsInBreakAfter`: UAX #14 classes BK and NL,
         /// after which a break always lies) has a break before its separator: when that character ends
         /// a segment with content, it is the last white space before that break and hangs, the white
         /// space before it counting as anywhere else.
@@ -822,13 +822,13 @@ struct Preparer {
 }
 
 extension Preparer {
-    /// Whether `bytes` ends in VT, FF, NEL or U+2028: a character after which UAX #14 always breaks.
+    /// Whether `bytes` ends in VT, FF or NEL: a character after which UAX #14 always breaks (a U+2028
+    /// separates paragraphs in ``LineBreaking/pango``, so none ends in one).
     static func endsInBreakAfterCharacter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard count > 0 else { return false }
         if bytes[count - 1] == 0x0B || bytes[count - 1] == 0x0C { return true }
-        if count >= 2 && bytes[count - 2] == 0xC2 && bytes[count - 1] == 0x85 { return true }
-        return count >= 3 && bytes[count - 3] == 0xE2 && bytes[count - 2] == 0x80 && bytes[count - 1] == 0xA8
+        return count >= 2 && bytes[count - 2] == 0xC2 && bytes[count - 1] == 0x85
     }
 
     /// Whether `bytes` may hold a character of a right-to-left level: a letter of the blocks from

@@ -7,13 +7,13 @@
 ///
 /// | | ``pango`` | ``browser`` |
 /// |---|---|---|
-/// | hard breaks | `\n`, `\r\n`, lone `\r`, U+2028, U+2029 | `\n` and `\r\n` only; a final one adds no empty line |
+/// | hard breaks | `\n`, `\r\n`, lone `\r`, U+2028, U+2029; a U+2028 just before another or at the end adds no empty line | `\n` and `\r\n` only; a final one adds no empty line |
 /// | between two ASCII characters | ICU (UAX #14) | Blink's pair table: no break after `/` in a URL |
 /// | `-` before a digit | no break | a break after an ASCII letter or digit |
 /// | `-` starting a word, before a letter (`ls -la`) | a break after it | no break |
 /// | after a run of spaces | ICU | always a break |
 /// | small kana, `ー` | no break before (strict) | a break before (`line-break: normal`) |
-/// | white space at a line's end | all of it but its last character counts (all of it before a paragraph separator); what does not fit starts the next line | hangs |
+/// | white space at a line's end | all of it but its last character counts (all of it before a paragraph separator); what does not fit starts the next line, and white space with a break before it joins a line only whole | hangs |
 /// | white space after a cluster wider than the line | starts the next line | hangs |
 /// | a line fits when | its width ≤ the width | its width ≤ the width in 1/64 px, + 1/64 px |
 /// | a word broken between clusters | cluster by cluster, as drawn | as many as fit in context, then back off until it fits as drawn |
