@@ -36,35 +36,44 @@ enum Paragraphs {
             return
         }
         while i < count {
-            let byte = bytes[i]
-            if byte == 0x0A || byte == 0x0D {
-                body(start, i)
-                i += (byte == 0x0D && i + 1 < count && bytes[i + 1] == 0x0A) ? 2 : 1
-                start = i
-            } else if byte == 0xE2, i + 2 < count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                body(start, i)
-                i += 3
-                if bytes[i - 1] == 0xA8 { i += Self.separatorLength(bytes, at: i) }
-                start = i
-            } else {
+            let length = Self.separatorLength(bytes, at: i)
+            guard length > 0 else {
                 i += 1
+                continue
             }
+            body(start, i)
+            let endsLine = Self.isLineSeparator(bytes, at: i, length: length)
+            i += length
+            if endsLine {
+                // A U+2028 only ends its line: the text's end, or another separator but a U+2028
+                // right after it, starts no paragraph.
+                if i == count { return }
+                let next = Self.separatorLength(bytes, at: i)
+                if !Self.isLineSeparator(bytes, at: i, length: next) { i += next }
+            }
+            start = i
         }
-        // A text ending in U+2028 (and nothing after it) has no empty paragraph after it.
-        if start < count || count < 3 || bytes[count - 1] != 0xA8 || bytes[count - 2] != 0x80 || bytes[count - 3] != 0xE2 {
-            body(start, count)
-        }
+        body(start, count)
     }
 
-    /// The length of the paragraph separator (LF, CR, CR LF or U+2029) at `index`, 0 if none.
+    /// The length of the hard break (LF, CR, CR LF, U+2028 or U+2029) at `index`, 0 if none.
+    @inline(__always)
     private static func separatorLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let count = bytes.count
         guard index < count else { return 0 }
         switch bytes[index] {
         case 0x0A: return 1
         case 0x0D: return index + 1 < count && bytes[index + 1] == 0x0A ? 2 : 1
-        case 0xE2: return index + 2 < count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA9 ? 3 : 0
+        case 0xE2:
+            return index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+                ? 3 : 0
         default: return 0
         }
+    }
+
+    /// Whether the hard break of `length` bytes at `index` is a U+2028 (E2 80 A8).
+    @inline(__always)
+    private static func isLineSeparator(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, length: Int) -> Bool {
+        length == 3 && bytes[index + 2] == 0xA8
     }
 }

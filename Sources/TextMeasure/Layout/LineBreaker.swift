@@ -488,7 +488,7 @@ struct LineBreaker {
         /// Where the content fits and they do not, `PANGO_WRAP_WORD_CHAR` retries with character breaks
         /// and takes the last that fits: after `m` of them the line counts `m - 1` (the `m`th hangs),
         /// after all of them before a separator all (there it does not collapse the last, but before a
-        /// U+2028, `beforeLineSeparator`, it does); a line
+        /// U+2028, `beforeLineSeparator`, which comes only with `allCount`, it does); a line
         /// holding nothing else takes at least one. The rest start the next line, a line of white space
         /// unless what follows fits after it. With `followsBreak` the characters are a segment of their
         /// own after what the open line holds, so the line may end before them, a break that fits: they
@@ -497,8 +497,8 @@ struct LineBreaker {
         /// Returns false when the line limit stopped the layout.
         ///
         /// - Complexity: O(*k*) in the white space characters.
-        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool, beforeLineSeparator: Bool = false,
-                                     followsBreak: Bool = false) -> Bool {
+        mutating func hangPangoSpace(from first: Int, to end: Int, allCount: Bool, beforeLineSeparator: Bool,
+                                     followsBreak: Bool) -> Bool {
             /// What of the white space already on the line counts before these characters (with
             /// `followsBreak`: what counted of it, and the character that hung).
             var carried = 0
@@ -556,7 +556,7 @@ struct LineBreaker {
                 let holdsNothing = line.clusters == 0 && line.advance == 0
                 // A line of one white space character is that line at any width (see below), but before
                 // a U+2028, where it counts only while it fits.
-                let alone = holdsNothing && end - index == 1 && (keepsLast || !allCount)
+                let alone = holdsNothing && end - index == 1 && !beforeLineSeparator
                 if allCount && x + allCounted <= width {
                     line.addSpace(all, always: alone)
                     line.endAdjust = carried + allCounted
@@ -585,7 +585,7 @@ struct LineBreaker {
                     line.addSpace(taken, always: alone)
                     line.endAdjust = carried + counted
                     // Before a U+2028, the last hangs only until all of them fit counted.
-                    if beforeLineSeparator && allCount { outcome.changeWidth = min(outcome.changeWidth, x + allCounted) }
+                    if beforeLineSeparator { outcome.changeWidth = min(outcome.changeWidth, x + allCounted) }
                     return true
                 }
                 if next > index {

@@ -409,12 +409,11 @@ struct Preparer {
 
             // 4. Segments between break opportunities; trailing spaces hang.
             let all = context.bytes, end = base + count
-            // .pango: Pango counts white space at a line's end (see `countWhiteSpace`).
-            let endsAtLineSeparator = !breaking.isBrowser && end + 2 < all.count
-                && all[end] == 0xE2 && all[end + 1] == 0x80 && all[end + 2] == 0xA8
-            let endsAtSeparator = endsAtLineSeparator || (!breaking.isBrowser && end < all.count
-                && (all[end] == 0x0A || all[end] == 0x0D
-                    || (all[end] == 0xE2 && end + 2 < all.count && all[end + 1] == 0x80 && all[end + 2] == 0xA9)))
+            // .pango: Pango counts white space at a line's end (see `countWhiteSpace`). Every paragraph
+            // but the text's last ends at a hard break (see `Paragraphs`): LF, CR, U+2029 or U+2028
+            // (E2 80 A8, whose third byte tells it from U+2029's).
+            let endsAtSeparator = !breaking.isBrowser && end < all.count
+            let endsAtLineSeparator = endsAtSeparator && all[end] == 0xE2 && all[end + 2] == 0xA8
             let firstSegment = segments.count
             let endsInWhiteSpaceRuns = appendSegments(scratch.clusters, base: base, byteCount: count,
                                                       firstCluster: firstCluster, flags: flags, bytes: bytes,
