@@ -70,6 +70,29 @@ struct EstimateTests {
         #expect(fixed.height == Double(fixed.lineCount) * 30)
     }
 
+    /// Hard breaks count as the style's line breaking makes them: where every paragraph fits on one
+    /// line, the expected line count is the measured one in each mode (a U+2028 just before the
+    /// text's end starts no line in `.pango`; a line feed ending the text starts none in the browser
+    /// modes, where a lone `\r`, U+2028 and U+2029 break nothing).
+    @Test(arguments: LineBreaking.allCases)
+    func estimatesCountHardBreaksAsLayoutDoes(breaking: LineBreaking) throws {
+        let texts = ["a\n", "a\u{2028}", "a\u{2028}\n", "a\u{2028}\u{2028}", "a\u{2028}\u{2029}", "\u{2028}",
+                     "\n\n", "\n", "\r", "a\rb", "a\r\nb", "a\r\n", "a\u{2029}b", "a\u{2028}b", "a\n\nb",
+                     "ab\u{2028}\r\ncd\u{2029}", "x\u{2028}\u{2028}y\n"]
+        let style = TextStyle(size: 15, breaking: breaking)
+        var counts: [Int] = []
+        for text in texts {
+            let exact = try measurer.measure(text, style: style, width: 1000)
+            let estimate = try measurer.estimate(text, style: style, width: 1000)
+            #expect(estimate.lineCount == exact.lineCount, "\(breaking) \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(estimate.maximumLineCount >= exact.lineCount)
+            counts.append(estimate.lineCount)
+        }
+        // The modes differ where their hard breaks do: "a\n", "a\u{2028}", "\r", "a\rb".
+        let expected = breaking == .pango ? [2, 1, 2, 2] : [1, 1, 1, 1]
+        #expect([counts[0], counts[1], counts[8], counts[9]] == expected)
+    }
+
     @Test func estimatesRefuseBadInput() {
         #expect(throws: TextMeasureError.invalidWidth(0)) { try measurer.estimate("x", style: TextStyle(), width: 0) }
         #expect(throws: TextMeasureError.invalidSize(0)) { try measurer.estimate("x", style: TextStyle(size: 0), width: 10) }

@@ -1,3 +1,5 @@
+import TextMeasureSupport
+
 extension TextMeasurer {
     /// Estimates the height of `text` at `width` without shaping or break analysis: a pass over the
     /// text's scalars adding each script's typical advance.
@@ -45,54 +47,54 @@ extension TextMeasurer {
     private func estimate(_ text: String, style: TextStyle, width: Double,
                           advances: (typical: UnsafeBufferPointer<Double>, maximum: UnsafeBufferPointer<Double>),
                           profile: borrowing AdvanceProfile, heights: inout EstimatedLineHeights) -> TextEstimate {
+        if text.isEmpty { return TextEstimate(lineCount: 0, height: 0, maximumLineCount: 0, maximumHeight: 0) }
         var lines = 0, maximumLines = 0
-        var typical = 0.0, maximum = 0.0, scalars = 0
-        /// The script classes of the paragraph so far, one bit each.
-        var classes: UInt32 = 0
-        var isEmpty = true
         let limit = style.maxLines > 0 ? style.maxLines : Int.max
-
-        func endParagraph() {
-            let typicalWidth = typical * style.size, maximumWidth = maximum * 1.15 * style.size
-            // Both counts are capped at two lines per character (the bound's own ceiling) while still
-            // Doubles, so that no width or size converts out of Int's range, and the expected count
-            // never exceeds the bound.
-            let ceiling = Double(max(1, 2 * scalars))
-            let bound = max(1, Int(min((2 * maximumWidth / width).rounded(.down) + 1, ceiling)))
-            let expected = min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
-            // Within the line limit, the paragraphs' lines in order.
-            let shown = min(expected, limit - lines), shownMaximum = min(bound, limit - maximumLines)
-            heights.add(lines: shown, maximumLines: shownMaximum, classes: classes, profile: profile)
-            lines += shown
-            maximumLines += shownMaximum
-            typical = 0
-            maximum = 0
-            scalars = 0
-            classes = 0
-        }
-
-        var previous: UInt32 = 0
-        for scalar in text.unicodeScalars {
-            isEmpty = false
-            let value = scalar.value
-            switch value {
-            case 0x0A where previous == 0x0D:
-                break   // \r\n is one break
-            case 0x0A, 0x0D, 0x2028, 0x2029:
-                endParagraph()
-            default:
-                let scriptClass = ScriptClass.of(value).rawValue
-                typical += advances.typical[scriptClass]
-                maximum += advances.maximum[scriptClass]
-                classes |= 1 &<< UInt32(truncatingIfNeeded: scriptClass)
-                scalars += 1
+        // The paragraphs are the layout's (`Paragraphs`), so that hard breaks count as the style's
+        // line breaking makes them: a U+2028 before the text's end in `.pango`, or a line feed ending
+        // the text in the browser modes, starts no line.
+        var text = text
+        text.withUTF8 { bytes in
+            Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in
+                let paragraph = Self.advances(of: UnsafeBufferPointer(rebasing: bytes[start..<end]), advances)
+                let typicalWidth = paragraph.typical * style.size, maximumWidth = paragraph.maximum * 1.15 * style.size
+                // Both counts are capped at two lines per character (the bound's own ceiling) while
+                // still Doubles, so that no width or size converts out of Int's range, and the expected
+                // count never exceeds the bound.
+                let ceiling = Double(max(1, 2 * paragraph.scalars))
+                let bound = max(1, Int(min((2 * maximumWidth / width).rounded(.down) + 1, ceiling)))
+                let expected = min(bound, max(1, Int(min((typicalWidth / (width * 0.93)).rounded(.up), ceiling))))
+                // Within the line limit, the paragraphs' lines in order.
+                let shown = min(expected, limit - lines), shownMaximum = min(bound, limit - maximumLines)
+                heights.add(lines: shown, maximumLines: shownMaximum, classes: paragraph.classes, profile: profile)
+                lines += shown
+                maximumLines += shownMaximum
             }
-            previous = value
         }
-        if isEmpty { return TextEstimate(lineCount: 0, height: 0, maximumLineCount: 0, maximumHeight: 0) }
-        endParagraph()
         return TextEstimate(lineCount: lines, height: heights.height, maximumLineCount: maximumLines,
                             maximumHeight: heights.maximumHeight)
+    }
+}
+
+extension TextMeasurer {
+    /// A paragraph's typical and maximum advances in ems (the sums of its scalars' script classes'),
+    /// the script classes it holds (one bit each) and its scalars.
+    @inline(__always)
+    fileprivate static func advances(of paragraph: UnsafeBufferPointer<UInt8>,
+                                     _ advances: (typical: UnsafeBufferPointer<Double>, maximum: UnsafeBufferPointer<Double>))
+        -> (typical: Double, maximum: Double, classes: UInt32, scalars: Int) {
+        var typical = 0.0, maximum = 0.0, classes: UInt32 = 0, scalars = 0
+        var offset = 0
+        while offset < paragraph.count {
+            let (value, length) = UTF8Decoding.scalar(in: paragraph, at: offset)
+            offset += length
+            let scriptClass = ScriptClass.of(value).rawValue
+            typical += advances.typical[scriptClass]
+            maximum += advances.maximum[scriptClass]
+            classes |= 1 &<< UInt32(truncatingIfNeeded: scriptClass)
+            scalars += 1
+        }
+        return (typical, maximum, classes, scalars)
     }
 }
 
