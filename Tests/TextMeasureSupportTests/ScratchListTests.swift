@@ -30,4 +30,20 @@ struct ScratchListTests {
         #expect(list[1].0 == 4 && list[1].1 == 5)
         #expect(list[0].0 == 1 && list[0].1 == 2)
     }
+
+    /// Removing by a predicate keeps the other elements in order, and the list grows on from there.
+    @Test func removesInPlaceKeepingOrder() {
+        var list = ScratchList<Int>()
+        defer { list.deallocate() }
+        for value in 0..<100 { list.append(value) }
+        list.removeAll { $0 % 3 == 1 }
+        #expect(Array(list) == (0..<100).filter { $0 % 3 != 1 })
+        list.removeAll { _ in false }
+        #expect(list.count == 67)
+        list.removeAll { $0 < 50 }
+        list.append(-1)
+        #expect(Array(list) == (50..<100).filter { $0 % 3 != 1 } + [-1])
+        list.removeAll { _ in true }
+        #expect(list.isEmpty)
+    }
 }

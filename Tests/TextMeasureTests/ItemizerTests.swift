@@ -23,7 +23,7 @@ struct ItemizerTests {
         #expect(status == 0)
         var list = ScratchList<Itemizer.Cluster>()
         defer { list.deallocate() }
-        bytes.withUnsafeBufferPointer { bytes in
+        _ = bytes.withUnsafeBufferPointer { bytes in
             flags.withUnsafeBufferPointer { flags in
                 Itemizer(selector: selector, choosesFontPerCharacter: browser).clusters(of: bytes, flags: flags, into: &list)
             }
@@ -101,5 +101,26 @@ struct ItemizerTests {
             }
         }
         #expect(checked > 100)
+    }
+
+    /// `.pango`: where Pango's per-character fonts differ inside a grapheme cluster, the cluster is
+    /// appended in pieces, each in its characters' first font, the later ones joining the first. In
+    /// the browser modes (as in Blink) a cluster keeps one font.
+    @Test func clustersArePiecesWherePangosFontsDiffer() {
+        let math = Self.font("\u{20D7}"), symbols = Self.font("\u{20E3}")
+        let arrow = Self.clusters("п\u{20D7} q")
+        #expect(arrow.map(\.scalars.count) == [1, 1, 1, 1])
+        #expect(arrow[0].font == Self.font("п") && arrow[1].font == math && arrow[1].script == arrow[0].script)
+        #expect(arrow[3].font == Self.font("q"))
+        #expect(Self.clusters("п\u{20D7} q", browser: true).map(\.scalars.count) == [2, 1, 1])
+        // An emoji's keycap mark is text; a keycap sequence's is not.
+        let keycap = Self.clusters("😀\u{20E3}")
+        #expect(keycap.count == 2 && !keycap[0].isOwnFont && keycap[1].isOwnFont && keycap[1].font == symbols)
+        #expect(Self.clusters("#\u{FE0F}\u{20E3}").count == 1)
+        #expect(Self.clusters("#\u{20E3}").map(\.font) == [Self.font("#"), symbols])
+        #expect(Self.clusters("1\u{20E3}2").map(\.font) == [Self.font("1"), symbols, Self.font("2")])
+        // One font for the whole cluster: one cluster.
+        #expect(Self.clusters("e\u{0301}").count == 1)
+        #expect(Self.clusters("👍🏽").count == 1)
     }
 }

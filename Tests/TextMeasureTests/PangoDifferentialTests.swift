@@ -64,8 +64,8 @@ struct PangoDifferentialTests {
     /// Pango's emoji segmentation draws an Emoji_Modifier_Base with the color font even when its
     /// default presentation is text ("✌", "☝", "✍") and with or without a modifier; U+FE0E still asks
     /// for text. A space before such an emoji keeps the font of the text before it, also where a style
-    /// changes between them. A combining keycap after one keeps the text font (Pango's own item of
-    /// text makes the line as tall as that font). Every layout as Pango's, line widths included.
+    /// changes between them. A combining keycap after one is text of its own, in the first font that
+    /// has it (which makes the line as tall as that font). Every layout as Pango's, line widths included.
     @Test("Emoji modifier bases are drawn as emoji, as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
     func emojiModifierBasesAreEmoji() throws {
         let texts = ["a ✌", "a ☝ b", "a ✍", "a ✍\u{FE0E}", "a ✍🏽 b", "a 🕴🏾 b", "✌✌✌ ✍✍", "Patel: ✍🏽 0.16.7",
@@ -84,5 +84,41 @@ struct PangoDifferentialTests {
             let measurement = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 1000)
             #expect(measurement.lines.map { Int(($0.width * 1024).rounded()) } == [width], "\(text)")
         }
+    }
+
+    /// Pango picks a font per character, not per grapheme cluster: where a mark's first font is not
+    /// its base's, the cluster is drawn in two items, and the line reaches both fonts' extents. A
+    /// keycap mark without U+FE0F before it, or after an emoji that is no keycap base, is text in the
+    /// first font that has it; "п" with a combining arrow is Noto Sans and Noto Sans Math. Lines still
+    /// break only between grapheme clusters. Every layout as Pango's, line widths included. (Not a mark
+    /// after a space, and not narrower than a cluster with white space after it: see
+    /// `docs/pango-differences.md`.)
+    @Test("Grapheme clusters in two fonts are drawn as in Pango", .disabled(if: ThreadSanitizerRun.isActive, "single-threaded"))
+    func graphemeClustersInTwoFonts() throws {
+        let texts = ["a #\u{20E3} b", "1\u{20E3} 2\u{20E3}", "x\u{20E3}", "a 😀\u{20E3} b", "a ✌\u{20E3} b",
+                     "👍🏽\u{20E3}", "a #\u{FE0F}\u{20E3} b", "a ✌\u{FE0F}\u{20E3} b", "😀\u{0301}x",
+                     "п\u{20D7} q", "Ψ\u{20D7} = φ\u{20D7}", "v\u{20D7} = a\u{20D7}t", "п\u{20D7}п\u{20D7}п\u{20D7}п\u{20D7}",
+                     "א\u{0301}ב", "ก\u{0301}ข", "日\u{0301}本"]
+        var cases = PangoReference.cases(texts: texts, sizes: [13, 24], widths: [30, 40, 64, 120, 1000])
+        cases += PangoReference.cases(texts: ["п\u{20D7}п\u{20D7}п\u{20D7}п\u{20D7}", "1\u{20E3}2\u{20E3}", "x\u{20E3}y"],
+                                      sizes: [13, 24], widths: [5, 10, 20])
+        for width in [20.0, 40, 1000] {
+            cases.append(PangoReference.Case(text: "п\u{20D7} q 1\u{20E3}", size: 15, width: width,
+                                             spans: [TextSpan(0..<3, bold: true), TextSpan(5..<7, italic: true)]))
+        }
+        let comparison = try PangoReference.compare(cases, reportName: "pango-two-font-cluster-disagreements.txt")
+        #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        for (text, width) in [("a ✌\u{20E3} b", 72281), ("a 😀\u{20E3} b", 72281), ("a #\u{20E3} b", 57557),
+                              ("п\u{20D7} q", 36839)] {
+            let measurement = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 1000)
+            #expect(measurement.lines.map { Int(($0.width * 1024).rounded()) } == [width], "\(text)")
+        }
+        // At a width narrower than a cluster, every line still starts at a base, never at its mark.
+        let text = "п\u{20D7}п\u{20D7}п\u{20D7}"
+        let lines = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 5).lines
+        #expect(lines.count == 3)
+        let bytes = Array(text.utf8)
+        #expect(lines.allSatisfy { String(decoding: bytes[$0.utf8Range], as: UTF8.self) == "п\u{20D7}" })
     }
 }

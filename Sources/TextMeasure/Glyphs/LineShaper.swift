@@ -81,9 +81,10 @@ struct LineShaper {
         let status = bytes.withMemoryRebound(to: CChar.self) { cub_analyze($0.baseAddress, Int32(bytes.count), flags.baseAddress) }
         guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
         let styles = styled == nil ? nil : UnsafeBufferPointer(rebasing: scratch.styles[range])
-        let mayDrawHexBoxes = itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), styles: styles,
-                                                into: &scratch.clusters)
-        itemizer.runs(of: scratch.clusters, byteCount: bytes.count, into: &scratch.runs, marksHexBoxes: mayDrawHexBoxes)
+        let itemized = itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), styles: styles,
+                                         into: &scratch.clusters)
+        itemizer.runs(of: scratch.clusters, byteCount: bytes.count, into: &scratch.runs,
+                      marksHexBoxes: itemized.mayDrawHexBoxes)
         let clusters = scratch.clusters, runs = scratch.runs
         var levels = [UInt8](repeating: 0, count: bytes.count)
         var paragraphLevel: UInt8 = 0

@@ -13,24 +13,28 @@ struct Run {
     var script: hb_script_t
     /// The style of a styled text the run is drawn in (0: plain; see `StyleRuns`).
     var style = 0
-    /// The run begins inside a grapheme cluster that ``Itemizer`` cut because it was too long: HarfBuzz
-    /// must not draw a dotted circle for the marks it begins with, and the shaped-piece cache (whose
-    /// keys do not say so) is not used.
+    /// The run begins inside a grapheme cluster that ``Itemizer`` cut, because it was too long or (in
+    /// ``LineBreaking/pango``) where Pango's font changes inside it: HarfBuzz must not draw a dotted
+    /// circle for the marks it begins with, and the shaped-piece cache (whose keys do not say so) is
+    /// not used.
     var startsInsideGrapheme = false
     /// In ``LineBreaking/pango``: the run holds a character its font lacks, which Pango draws as a hex
     /// box: it is shaped with the font's ``HexBoxFont``, not through the shaped-piece cache.
     var drawsHexBoxes = false
 }
 
-/// Splits a paragraph into runs: the font is chosen per grapheme cluster through the cascade (so a
-/// cluster is never split across fonts), and the script per cluster, with Common and Inherited
-/// characters taking the script of the text around them.
+/// Splits a paragraph into runs: the font is chosen per grapheme cluster through the cascade (in the
+/// browser modes a cluster is never split across fonts; in ``LineBreaking/pango`` it is where Pango's
+/// per-character choice splits it), and the script per cluster, with Common and Inherited characters
+/// taking the script of the text around them.
 ///
 /// Font choice for a cluster:
 /// 1. an emoji-presentation cluster (U+FE0F, an Emoji_Presentation or Emoji_Modifier_Base base, or a ZWJ
 ///    sequence, as Pango's emoji segmentation has them) takes the first color font that covers its base;
 /// 2. otherwise the first font covering every character of the cluster (ignoring joiners and selectors),
-///    else the first covering its base, else the primary font (which draws `.notdef`);
+///    else the first covering its base, else the primary font (which draws `.notdef`). In
+///    ``LineBreaking/pango``, where its characters' first covering fonts differ, Pango's per-character
+///    choice instead: the cluster is cut where the font changes (see `appendPangoPieces`);
 /// 3. a lone space, control or format character or variation selector never picks a font of its own
 ///    (as in Pango): it takes the font of the text around it (see ``Followers``).
 ///
@@ -85,6 +89,10 @@ struct Itemizer {
         /// Index of the font in its style's cascade; nil for a neutral cluster until ``Followers`` gives
         /// it its neighbours' font (every cluster has one once `clusters(of:flags:into:)` returns).
         var font: Int?
+        /// ``LineBreaking/pango``: a piece of a grapheme cluster after its first, drawn in another font
+        /// (see `appendPangoPieces`): a run of its own to shaping, one cluster with the piece before
+        /// it to layout. Beside `font`, in its padding: the list's stride stays 32 bytes.
+        var joinsPrevious = false
         var script: hb_script_t
         var isSpace: Bool
         /// A lone space, control or format character or selector: it follows its neighbours' font.
@@ -125,13 +133,12 @@ struct Itemizer {
     ///
     /// A styled text's paragraph gives each byte's style in `styles`.
     ///
-    /// - Returns: With ``drawsHexBoxes``, whether a cluster may lack a glyph (pass it on to
-    ///   `runs(of:byteCount:into:marksHexBoxes:)`); false when none does, or without it.
+    /// - Returns: What the runs and the preparation need to know (see ``Findings``).
     /// - Complexity: O(n) in the paragraph's bytes.
     @discardableResult
     func clusters(of bytes: UnsafeBufferPointer<UInt8>, flags: UnsafeBufferPointer<UInt8>,
                   levels: UnsafeBufferPointer<UInt8>? = nil, styles: UnsafeBufferPointer<UInt16>? = nil,
-                  into clusters: inout ScratchList<Cluster>) -> Bool {
+                  into clusters: inout ScratchList<Cluster>) -> Findings {
         clusters.removeAll()
         var followers = Followers()
         let count = bytes.count
@@ -167,7 +174,16 @@ struct Itemizer {
             giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, scriptAfter: HB_SCRIPT_INVALID,
                      levelAfter: 0, bytes: bytes)
         }
-        return followers.mayDrawHexBoxes
+        return Findings(mayDrawHexBoxes: followers.mayDrawHexBoxes, hasJoinedPieces: followers.hasJoinedPieces)
+    }
+
+    /// What `clusters(of:flags:levels:styles:into:)` found that the steps after it need.
+    struct Findings {
+        /// With ``Itemizer/drawsHexBoxes``, a cluster may lack a glyph: pass it on to
+        /// `runs(of:byteCount:into:marksHexBoxes:)`. False when none does, or without it.
+        var mayDrawHexBoxes: Bool
+        /// Some cluster is ``Cluster/joinsPrevious`` (``LineBreaking/pango`` only).
+        var hasJoinedPieces: Bool
     }
 
     /// Where the piece of the grapheme cluster `start..<end` that begins at `start` ends: before the
@@ -231,6 +247,12 @@ struct Itemizer {
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
         let choice = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji,
                                                   selector: selector)
+        if let choice, !isLone && !choosesFontPerCharacter && (isEmoji || !choice.isUniform)
+            && appendPangoPieces(bytes, start, end, base: first, emojiFont: isEmoji ? choice.font : nil,
+                                 continuesGrapheme: continuesGrapheme, level: level, style: style, selector: selector,
+                                 to: &clusters, &followers) {
+            return
+        }
         var coverage = Coverage.covered
         if drawsHexBoxes {
             if let choice {
@@ -283,6 +305,8 @@ struct Itemizer {
         /// A cluster so far lacks a glyph, or may (a control whose font is not decided yet): what
         /// `clusters(of:flags:levels:styles:into:)` returns.
         var mayDrawHexBoxes = false
+        /// A cluster so far was cut into pieces in several fonts (see `appendPangoPieces`).
+        var hasJoinedPieces = false
     }
 
     /// Appends `cluster`, giving it the last strong script if its own is weak, and its font to the
@@ -364,7 +388,7 @@ struct Itemizer {
     static let maximumRunBytes = 1 << 22
 
     /// Groups consecutive clusters with the same font, script and level into runs; a piece of a cut
-    /// grapheme cluster starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
+    /// grapheme cluster (too long, or drawn in another font) starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
     /// With `marksHexBoxes` (what `clusters(of:flags:levels:styles:into:)` returned), a run holding a
     /// cluster its font lacks is marked ``Run/drawsHexBoxes``; without it no cluster is looked at again.
     func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run], marksHexBoxes: Bool = false) {
@@ -377,11 +401,13 @@ struct Itemizer {
             let cluster = clusters[index]
             guard cluster.font ?? -1 != current.font || cluster.script.rawValue != current.script.rawValue
                     || cluster.level != clusters[index - 1].level || Int(cluster.style) != current.style
-                    || cluster.continuesGrapheme || cluster.start - current.start >= Self.maximumRunBytes else { continue }
+                    || cluster.continuesGrapheme || cluster.joinsPrevious
+                    || cluster.start - current.start >= Self.maximumRunBytes else { continue }
             current.end = cluster.start
             runs.append(current)
             current = Run(start: cluster.start, end: 0, font: cluster.font ?? 0, script: cluster.script,
-                          style: Int(cluster.style), startsInsideGrapheme: cluster.continuesGrapheme)
+                          style: Int(cluster.style),
+                          startsInsideGrapheme: cluster.continuesGrapheme || cluster.joinsPrevious)
         }
         current.end = byteCount
         runs.append(current)
@@ -398,32 +424,123 @@ struct Itemizer {
         }
     }
 
-    /// The cluster's font, and whether it covers every character of the cluster that chooses fonts
-    /// (all but control and format characters and selectors).
+    /// The cluster's font, whether it covers every character of the cluster that chooses fonts (all
+    /// but control and format characters and selectors), and whether those characters' first covering
+    /// fonts are one font (false where some character has none; always true for emoji).
     private func chooseFont(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: UInt32,
-                            isLone: Bool, isEmoji: Bool, selector: FontSelector) -> (font: Int, coversAll: Bool) {
-        if isEmoji, let index = selector.firstColorCovering(first) { return (index, true) }
+                            isLone: Bool, isEmoji: Bool, selector: FontSelector)
+        -> (font: Int, coversAll: Bool, isUniform: Bool) {
+        if isEmoji, let index = selector.firstColorCovering(first) { return (index, true, true) }
         if isLone {
-            guard let index = selector.firstCovering(first) else { return (0, false) }
-            return (index, true)
+            guard let index = selector.firstCovering(first) else { return (0, false, true) }
+            return (index, true, true)
         }
         // The first font covering every character: no font before the last of the characters' first
         // covering fonts (from the selector's table) can (it misses that character), so the search
         // starts there; if no font covers some character, none covers them all.
-        var candidate = 0
+        var candidate = 0, lowest = Int.max
         var offset = start
         while offset < end {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
             if Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 {
-                guard let index = selector.firstCovering(scalar) else { return (selector.firstCovering(first) ?? 0, false) }
+                guard let index = selector.firstCovering(scalar) else {
+                    return (selector.firstCovering(first) ?? 0, false, false)
+                }
                 candidate = max(candidate, index)
+                lowest = min(lowest, index)
             }
             offset += length
         }
+        let isUniform = lowest == Int.max || lowest == candidate
         if let index = selector.fonts[candidate...].firstIndex(where: { covers($0, bytes, start, end, selector: selector) }) {
-            return (index, true)
+            return (index, true, isUniform)
         }
-        return (selector.firstCovering(first) ?? 0, false)
+        return (selector.firstCovering(first) ?? 0, false, isUniform)
+    }
+
+    /// ``LineBreaking/pango``: appends the cluster `start..<end` as the pieces Pango draws it in, if
+    /// its characters take more than one font; returns false, appending nothing, if they take one.
+    ///
+    /// Pango (`itemize_state_process_run`) gives each character the first font that has it, whatever
+    /// font the character before it took, and starts an item where the font changes, inside a
+    /// grapheme cluster too: a Cyrillic "п" with U+20D7 COMBINING RIGHT ARROW ABOVE is "п" in Noto Sans
+    /// and the arrow in Noto Sans Math, whose extents the line then reaches. A control or format
+    /// character or selector keeps the font before it. (A cluster that begins with a space before a
+    /// mark stays whole: Pango also breaks lines between the two, which a cluster cannot show; see
+    /// `docs/pango-differences.md`.) Its emoji segmentation ends an emoji sequence
+    /// before a combining mark (but the keycap of "#", U+FE0F, U+20E3), which starts text of its own:
+    /// "😀\u{20E3}" is the emoji and a keycap mark in the first text font that has one.
+    ///
+    /// Each piece is a cluster with its own font, script and coverage; those after the first are
+    /// ``Cluster/joinsPrevious``, and the first continues a grapheme where the cluster did.
+    ///
+    /// - Parameter emojiFont: The cluster's color font, if it is emoji; nil for text.
+    @inline(never)
+    private func appendPangoPieces(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, base: UInt32,
+                                   emojiFont: Int?, continuesGrapheme: Bool, level: UInt8, style: UInt16,
+                                   selector: FontSelector, to clusters: inout ScratchList<Cluster>,
+                                   _ followers: inout Followers) -> Bool {
+        /// The piece so far: its start, font (nil before its first character that chooses one) and
+        /// whether that character belongs to the emoji sequence.
+        var pieceStart = start, pieceFont: Int? = nil, pieceIsEmoji = false
+        var previous: UInt32 = 0
+        var offset = start
+        while offset < end {
+            let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
+            defer {
+                previous = scalar
+                offset += length
+            }
+            guard Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 else { continue }
+            let isEmoji = emojiFont != nil && !Self.endsEmojiSequence(scalar, after: previous, base: base)
+            let font = isEmoji ? emojiFont.unsafelyUnwrapped : selector.firstCovering(scalar) ?? 0
+            if let current = pieceFont, current != font {
+                pushPiece(bytes, pieceStart, offset, font: current, isEmoji: pieceIsEmoji,
+                          continuesGrapheme: continuesGrapheme && pieceStart == start, joinsPrevious: pieceStart > start,
+                          level: level, style: style, selector: selector, to: &clusters, &followers)
+                pieceStart = offset
+                pieceFont = font
+                pieceIsEmoji = isEmoji
+            } else if pieceFont == nil {
+                pieceFont = font
+                pieceIsEmoji = isEmoji
+            }
+        }
+        guard pieceStart > start, let pieceFont else { return false }
+        followers.hasJoinedPieces = true
+        pushPiece(bytes, pieceStart, end, font: pieceFont, isEmoji: pieceIsEmoji, continuesGrapheme: false,
+                  joinsPrevious: true, level: level, style: style, selector: selector, to: &clusters, &followers)
+        return true
+    }
+
+    /// Appends one piece of `appendPangoPieces`' cluster.
+    private func pushPiece(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, font: Int, isEmoji: Bool,
+                           continuesGrapheme: Bool, joinsPrevious: Bool, level: UInt8, style: UInt16,
+                           selector: FontSelector, to clusters: inout ScratchList<Cluster>, _ followers: inout Followers) {
+        var coverage = Coverage.covered
+        if drawsHexBoxes {
+            coverage = self.coverage(of: bytes, start, end, font: selector.fonts[font])
+            if coverage != .covered { followers.mayDrawHexBoxes = true }
+        }
+        push(Cluster(start: start, font: font, joinsPrevious: joinsPrevious, script: script(bytes, start, end),
+                     isSpace: false, isNeutral: false, isEmoji: isEmoji, continuesGrapheme: continuesGrapheme,
+                     level: level, coverage: coverage, style: style),
+             to: &clusters, &followers, bytes: bytes)
+    }
+
+    /// Whether `scalar`, inside an emoji cluster whose first character is `base`, is a combining mark
+    /// that Pango's emoji segmentation leaves out of the emoji sequence: every one but the keycap of a
+    /// keycap sequence (a keycap base, U+FE0F, U+20E3). Selectors never get here (they keep the font
+    /// before them).
+    private static func endsEmojiSequence(_ scalar: UInt32, after previous: UInt32, base: UInt32) -> Bool {
+        switch hb_unicode_general_category(unicode, scalar) {
+        case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK,
+             HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK:
+            let isKeycapBase = base == 0x23 || base == 0x2A || (base >= 0x30 && base <= 0x39)
+            return !(scalar == 0x20E3 && previous == 0xFE0F && isKeycapBase)
+        default:
+            return false
+        }
     }
 
     private func covers(_ font: FontFace, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
@@ -450,23 +567,10 @@ struct Itemizer {
         }
         if choosesFontPerCharacter { return false }
         // Pango's emoji segmentation (Chromium's scanner) draws every Emoji_Modifier_Base as emoji,
-        // with a modifier or not: "✌" and "✍🏽" come from the color font, as "😀" does. A combining
-        // keycap after one is an item of text of its own there, which makes the line as tall as a text
-        // font; the cluster, kept in one font, keeps the text font it had ("☝⃣").
-        if properties & (CUB_EMOJI_PRESENTATION | CUB_EMOJI_MODIFIER_BASE) != 0 {
-            return properties & CUB_EMOJI_PRESENTATION != 0 || !Self.holdsKeycap(bytes, start, end)
-        }
+        // with a modifier or not: "✌" and "✍🏽" come from the color font, as "😀" does (a combining
+        // mark after one is text of its own: see `appendPangoPieces`).
+        if properties & (CUB_EMOJI_PRESENTATION | CUB_EMOJI_MODIFIER_BASE) != 0 { return true }
         return hasJoiner && properties & CUB_EXTENDED_PICTOGRAPHIC != 0
-    }
-
-    /// Whether the cluster `start..<end` holds U+20E3 COMBINING ENCLOSING KEYCAP (E2 83 A3).
-    private static func holdsKeycap(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var offset = start
-        while offset + 2 < end {
-            if bytes[offset] == 0xE2 && bytes[offset + 1] == 0x83 && bytes[offset + 2] == 0xA3 { return true }
-            offset += 1
-        }
-        return false
     }
 
     /// The cluster's script: its first strong (not Common, Inherited or Unknown) script, else Common.

@@ -29,6 +29,8 @@ extension TextMeasurer {
     /// ``LineBreaking/pango`` breaks before white space of a segment of its own unless all of it fits,
     /// lets only the last white space character hang inside a word broken between characters, gives
     /// a paragraph of white space alone the primary font, counts the white space before a U+2028 and
-    /// starts no line after one that ends a paragraph.
-    public static let layoutVersion: UInt32 = 12
+    /// starts no line after one that ends a paragraph; 13, ``LineBreaking/pango`` gives each character
+    /// of a grapheme cluster the first font that has it, as Pango does (a cluster may be drawn in two
+    /// fonts), and ends an emoji sequence before a combining mark.
+    public static let layoutVersion: UInt32 = 13
 }

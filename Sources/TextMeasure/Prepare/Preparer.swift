@@ -373,16 +373,19 @@ struct Preparer {
             // 2. Clusters with their font and script, then runs.
             let levels = breaking == .pango ? Self.bidiLevels(bytes, scratch: scratch) : nil
             let styles = context.styled == nil ? nil : UnsafeBufferPointer(rebasing: scratch.styles[range])
-            let mayDrawHexBoxes = context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels,
-                                                            styles: styles, into: &scratch.clusters)
+            let itemized = context.itemizer.clusters(of: bytes, flags: UnsafeBufferPointer(flags), levels: levels,
+                                                     styles: styles, into: &scratch.clusters)
             context.itemizer.runs(of: scratch.clusters, byteCount: count, into: &scratch.runs,
-                                  marksHexBoxes: mayDrawHexBoxes)
+                                  marksHexBoxes: itemized.mayDrawHexBoxes)
             if breaking == .pango { Self.breakDictionaryWordsAsPango(bytes, runs: scratch.runs, flags: flags) }
             let firstCluster = clusters.count
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
                            breaking: breaking)
             if case .natural = context.style.lineHeight {
                 appendExtentRuns(scratch.runs, clusters: scratch.clusters, base: base, context)
+            }
+            if itemized.hasJoinedPieces {
+                joinPieces(&scratch.clusters, firstCluster: firstCluster, byteCount: count, scratch: scratch)
             }
 
             // 3. Shaping: glyph advances land on HarfBuzz clusters (byte offsets)...
@@ -468,6 +471,31 @@ struct Preparer {
                 clusters.append(PreparedCluster(start: Int32(base + cluster.start), end: Int32(base + end),
                                                 advance: 0, breakAdjust: 0, flags: clusterFlags))
             }
+        }
+
+        /// ``LineBreaking/pango``: joins each piece of a grapheme cluster that Pango draws in another
+        /// font than the piece before it (``Itemizer/Cluster/joinsPrevious``: a run of its own by now)
+        /// to the cluster before it, since layout breaks no line inside a grapheme cluster; the pieces
+        /// leave the itemized clusters too, which from here on are the layout's, one per index. The
+        /// flags `appendClusters` gave the next cluster stay as they are: it did begin a run after
+        /// the piece. Not inline: few paragraphs have such pieces.
+        @inline(never)
+        private mutating func joinPieces(_ itemized: inout ScratchList<Itemizer.Cluster>, firstCluster: Int,
+                                         byteCount: Int, scratch: PrepareScratch) {
+            let clusterAtByte = scratch.clusterAtByte
+            var kept = firstCluster - 1
+            for i in itemized.indices {
+                if itemized[i].joinsPrevious {
+                    clusters[kept].end = clusters[firstCluster + i].end
+                } else {
+                    kept += 1
+                    clusters[kept] = clusters[firstCluster + i]
+                }
+                let end = i + 1 < itemized.count ? itemized[i + 1].start : byteCount
+                for byte in itemized[i].start..<end { clusterAtByte[byte] = Int32(kept - firstCluster) }
+            }
+            clusters.removeLast(clusters.count - kept - 1)
+            itemized.removeAll { $0.joinsPrevious }
         }
 
         /// ``LineBreaking/pango``: the paragraph's bidirectional levels, one per byte, when it holds

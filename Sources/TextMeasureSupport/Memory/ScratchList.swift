@@ -47,6 +47,20 @@ package struct ScratchList<Element>: RandomAccessCollection {
         count = 0
     }
 
+    /// Removes the elements `shouldRemove` picks, keeping the others in order, in one pass.
+    ///
+    /// - Parameter shouldRemove: Called once per element, in order.
+    /// - Complexity: O(*n*).
+    @inlinable
+    package mutating func removeAll(where shouldRemove: (Element) -> Bool) {
+        var kept = 0
+        for index in 0..<count where !shouldRemove(self[index]) {
+            if kept != index { self[kept] = self[index] }
+            kept += 1
+        }
+        count = kept
+    }
+
     /// Frees the memory (the list is empty afterwards).
     @inlinable
     package mutating func deallocate() {
