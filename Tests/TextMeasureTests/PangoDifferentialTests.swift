@@ -89,7 +89,9 @@ struct PangoDifferentialTests {
     /// Pango picks a font per character, not per grapheme cluster: where a mark's first font is not
     /// its base's, the cluster is drawn in two items, and the line reaches both fonts' extents. A
     /// keycap mark without U+FE0F before it, or after an emoji that is no keycap base, is text in the
-    /// first font that has it; "п" with a combining arrow is Noto Sans and Noto Sans Math. Lines still
+    /// first font that has it; "п" with a combining arrow is Noto Sans and Noto Sans Math; a Devanagari
+    /// nukta after "Q" is Noto Sans Devanagari's, with the dotted circle HarfBuzz gives the broken
+    /// cluster (Pango shapes the item with the text before it as context, as we do). Lines still
     /// break only between grapheme clusters. Every layout as Pango's, line widths included. (Not a mark
     /// after a space, and not narrower than a cluster with white space after it: see
     /// `docs/pango-differences.md`.)
@@ -98,7 +100,7 @@ struct PangoDifferentialTests {
         let texts = ["a #\u{20E3} b", "1\u{20E3} 2\u{20E3}", "x\u{20E3}", "a 😀\u{20E3} b", "a ✌\u{20E3} b",
                      "👍🏽\u{20E3}", "a #\u{FE0F}\u{20E3} b", "a ✌\u{FE0F}\u{20E3} b", "😀\u{0301}x",
                      "п\u{20D7} q", "Ψ\u{20D7} = φ\u{20D7}", "v\u{20D7} = a\u{20D7}t", "п\u{20D7}п\u{20D7}п\u{20D7}п\u{20D7}",
-                     "א\u{0301}ב", "ก\u{0301}ข", "日\u{0301}本"]
+                     "א\u{0301}ב", "ก\u{0301}ข", "日\u{0301}本", "Q\u{093C} x", "a\u{0951}b c"]
         var cases = PangoReference.cases(texts: texts, sizes: [13, 24], widths: [30, 40, 64, 120, 1000])
         cases += PangoReference.cases(texts: ["п\u{20D7}п\u{20D7}п\u{20D7}п\u{20D7}", "1\u{20E3}2\u{20E3}", "x\u{20E3}y"],
                                       sizes: [13, 24], widths: [5, 10, 20])
@@ -110,7 +112,7 @@ struct PangoDifferentialTests {
         #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
                 "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
         for (text, width) in [("a ✌\u{20E3} b", 72281), ("a 😀\u{20E3} b", 72281), ("a #\u{20E3} b", 57557),
-                              ("п\u{20D7} q", 36839)] {
+                              ("п\u{20D7} q", 36839), ("Q\u{093C} x", 51119)] {
             let measurement = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 1000)
             #expect(measurement.lines.map { Int(($0.width * 1024).rounded()) } == [width], "\(text)")
         }

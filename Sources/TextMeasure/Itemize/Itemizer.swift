@@ -13,11 +13,16 @@ struct Run {
     var script: hb_script_t
     /// The style of a styled text the run is drawn in (0: plain; see `StyleRuns`).
     var style = 0
-    /// The run begins inside a grapheme cluster that ``Itemizer`` cut, because it was too long or (in
-    /// ``LineBreaking/pango``) where Pango's font changes inside it: HarfBuzz must not draw a dotted
-    /// circle for the marks it begins with, and the shaped-piece cache (whose keys do not say so) is
-    /// not used.
+    /// The run begins inside a grapheme cluster that ``Itemizer`` cut because it was too long: HarfBuzz
+    /// must not draw a dotted circle for the marks it begins with, and the shaped-piece cache (whose
+    /// keys do not say so) is not used.
     var startsInsideGrapheme = false
+    /// ``LineBreaking/pango``: the run begins with a piece of a grapheme cluster in another font than
+    /// the piece before it (``Itemizer/Cluster/joinsPrevious``). It is shaped as Pango shapes such an
+    /// item: with the paragraph as context, so that HarfBuzz draws a dotted circle only where its
+    /// syllabic shapers see a broken cluster (a Devanagari nukta after a Latin letter); not through
+    /// the shaped-piece cache, whose pieces have no context.
+    var startsWithFontPiece = false
     /// In ``LineBreaking/pango``: the run holds a character its font lacks, which Pango draws as a hex
     /// box: it is shaped with the font's ``HexBoxFont``, not through the shaped-piece cache.
     var drawsHexBoxes = false
@@ -406,8 +411,8 @@ struct Itemizer {
             current.end = cluster.start
             runs.append(current)
             current = Run(start: cluster.start, end: 0, font: cluster.font ?? 0, script: cluster.script,
-                          style: Int(cluster.style),
-                          startsInsideGrapheme: cluster.continuesGrapheme || cluster.joinsPrevious)
+                          style: Int(cluster.style), startsInsideGrapheme: cluster.continuesGrapheme,
+                          startsWithFontPiece: cluster.joinsPrevious)
         }
         current.end = byteCount
         runs.append(current)

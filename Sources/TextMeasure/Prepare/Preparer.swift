@@ -392,8 +392,9 @@ struct Preparer {
             let output = scratch.shape.shaperOutput
             for run in scratch.runs {
                 let font = context.handle(for: run)
-                if run.drawsHexBoxes {
-                    // Rare, and shaped with callbacks of our own: not worth the cache's keys.
+                if run.drawsHexBoxes || run.startsWithFontPiece {
+                    // Rare; hex boxes are shaped with callbacks of our own, a font's piece of a grapheme
+                    // cluster with the text before it as context: not worth the cache's keys.
                     Shaper.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
                 } else if run.startsInsideGrapheme {
                     scratch.shape.cutPieces.shape(run, of: bytes, font: font.pointer, scratch: scratch.shape, output: output)
