@@ -7,14 +7,17 @@ import TextMeasureSupport
 /// Neutral clusters (spaces, controls) take the font of the text around them and Common clusters the
 /// script of the text around them, as `Itemizer.clusters(of:flags:into:)` appends them (see
 /// `Itemizer.Followers`): at the start and end of a paragraph, next to emoji, and in stretches. A
-/// cluster of several characters takes the first font that covers them all.
+/// cluster of several characters takes the first font that covers them all, or in `.pango`, where
+/// its characters' first fonts differ, is appended in pieces, one per font.
 @Suite("Itemizer")
 struct ItemizerTests {
     static let selector = FontSelector(cascade: Fixtures.measurer.cascade)
 
-    /// The paragraph's clusters: (first scalar, font, script, characters, emoji or neutral) each.
+    /// The paragraph's clusters: (first scalar, font, script, characters, neither emoji nor neutral,
+    /// a piece joining the one before) each.
     static func clusters(_ text: String, browser: Bool = false)
-        -> [(scalar: Unicode.Scalar, font: Int?, script: hb_script_t, scalars: [Unicode.Scalar], isOwnFont: Bool)] {
+        -> [(scalar: Unicode.Scalar, font: Int?, script: hb_script_t, scalars: [Unicode.Scalar], isOwnFont: Bool,
+             joinsPrevious: Bool)] {
         var bytes = Array(text.utf8)
         var flags = [UInt8](repeating: 0, count: bytes.count + 1)
         let status = bytes.withUnsafeMutableBufferPointer { bytes in
@@ -32,7 +35,8 @@ struct ItemizerTests {
             let cluster = list[index]
             let end = index + 1 < list.count ? list[index + 1].start : bytes.count
             let scalars = Array(String(decoding: bytes[cluster.start..<end], as: UTF8.self).unicodeScalars)
-            return (scalars[0], cluster.font, cluster.script, scalars, !cluster.isEmoji && !cluster.isNeutral)
+            return (scalars[0], cluster.font, cluster.script, scalars, !cluster.isEmoji && !cluster.isNeutral,
+                    cluster.joinsPrevious)
         }
     }
 
@@ -111,12 +115,16 @@ struct ItemizerTests {
         let arrow = Self.clusters("п\u{20D7} q")
         #expect(arrow.map(\.scalars.count) == [1, 1, 1, 1])
         #expect(arrow[0].font == Self.font("п") && arrow[1].font == math && arrow[1].script == arrow[0].script)
+        #expect(arrow.map(\.joinsPrevious) == [false, true, false, false])
         #expect(arrow[3].font == Self.font("q"))
         #expect(Self.clusters("п\u{20D7} q", browser: true).map(\.scalars.count) == [2, 1, 1])
         // An emoji's keycap mark is text; a keycap sequence's is not.
         let keycap = Self.clusters("😀\u{20E3}")
         #expect(keycap.count == 2 && !keycap[0].isOwnFont && keycap[1].isOwnFont && keycap[1].font == symbols)
         #expect(Self.clusters("#\u{FE0F}\u{20E3}").count == 1)
+        // Neither is any other character outside an emoji sequence (U+FF9E, a halfwidth sound mark).
+        #expect(Self.clusters("😀\u{FF9E}").map(\.joinsPrevious) == [false, true])
+        #expect(Self.clusters("👩🏽\u{200D}🚀").count == 1 && Self.clusters("🇫🇷").count == 1)
         #expect(Self.clusters("#\u{20E3}").map(\.font) == [Self.font("#"), symbols])
         #expect(Self.clusters("1\u{20E3}2").map(\.font) == [Self.font("1"), symbols, Self.font("2")])
         // One font for the whole cluster: one cluster.

@@ -100,7 +100,8 @@ struct PangoDifferentialTests {
         let texts = ["a #\u{20E3} b", "1\u{20E3} 2\u{20E3}", "x\u{20E3}", "a 😀\u{20E3} b", "a ✌\u{20E3} b",
                      "👍🏽\u{20E3}", "a #\u{FE0F}\u{20E3} b", "a ✌\u{FE0F}\u{20E3} b", "😀\u{0301}x",
                      "п\u{20D7} q", "Ψ\u{20D7} = φ\u{20D7}", "v\u{20D7} = a\u{20D7}t", "п\u{20D7}п\u{20D7}п\u{20D7}п\u{20D7}",
-                     "א\u{0301}ב", "ก\u{0301}ข", "日\u{0301}本", "Q\u{093C} x", "a\u{0951}b c"]
+                     "א\u{0301}ב", "ก\u{0301}ข", "日\u{0301}本", "Q\u{093C} x", "a\u{0951}b c",
+                     "a 😀\u{FF9E} b"]
         var cases = PangoReference.cases(texts: texts, sizes: [13, 24], widths: [30, 40, 64, 120, 1000])
         cases += PangoReference.cases(texts: ["п\u{20D7}п\u{20D7}п\u{20D7}п\u{20D7}", "1\u{20E3}2\u{20E3}", "x\u{20E3}y"],
                                       sizes: [13, 24], widths: [5, 10, 20])

@@ -2,7 +2,8 @@ import TextMeasureSupport
 import CHarfBuzzFreeType
 import CUnicodeBreak
 
-/// A maximal stretch of grapheme clusters with one font, script and style: the unit HarfBuzz shapes.
+/// A maximal stretch of clusters (see ``Itemizer/Cluster``) with one font, script and style: the unit
+/// HarfBuzz shapes.
 struct Run {
     /// Byte range in the paragraph.
     var start: Int
@@ -19,9 +20,10 @@ struct Run {
     var startsInsideGrapheme = false
     /// ``LineBreaking/pango``: the run begins with a piece of a grapheme cluster in another font than
     /// the piece before it (``Itemizer/Cluster/joinsPrevious``). It is shaped as Pango shapes such an
-    /// item: with the paragraph as context, so that HarfBuzz draws a dotted circle only where its
-    /// syllabic shapers see a broken cluster (a Devanagari nukta after a Latin letter); not through
-    /// the shaped-piece cache, whose pieces have no context.
+    /// item, with the paragraph as context and no flag against dotted circles, so that HarfBuzz's
+    /// syllabic shapers draw one for a broken cluster (a Devanagari nukta after a Latin letter); not
+    /// through the shaped-piece cache, since such runs are rare and begin with marks whose shaping
+    /// may read the base before them, which a cached piece does not see.
     var startsWithFontPiece = false
     /// In ``LineBreaking/pango``: the run holds a character its font lacks, which Pango draws as a hex
     /// box: it is shaped with the font's ``HexBoxFont``, not through the shaped-piece cache.
@@ -87,8 +89,9 @@ struct Itemizer {
     /// marks 31; past this (a chain of thousands of joiners, jamo or viramas), a new cluster starts.
     static let maximumScalars = 32
 
-    /// One entry per grapheme cluster of the paragraph: its byte start, chosen font, resolved script and
-    /// whether it is a lone hanging space.
+    /// One entry per grapheme cluster of the paragraph, or per piece of one (too long, or in
+    /// ``LineBreaking/pango`` drawn in several fonts: see ``continuesGrapheme`` and ``joinsPrevious``):
+    /// its byte start, chosen font, resolved script and whether it is a lone hanging space.
     struct Cluster {
         var start: Int
         /// Index of the font in its style's cascade; nil for a neutral cluster until ``Followers`` gives
@@ -393,7 +396,8 @@ struct Itemizer {
     static let maximumRunBytes = 1 << 22
 
     /// Groups consecutive clusters with the same font, script and level into runs; a piece of a cut
-    /// grapheme cluster (too long, or drawn in another font) starts a run of its own, and no run is longer than ``maximumRunBytes`` plus a cluster.
+    /// grapheme cluster (too long, or drawn in another font) starts a run of its own, and no run is
+    /// longer than ``maximumRunBytes`` plus a cluster.
     /// With `marksHexBoxes` (what `clusters(of:flags:levels:styles:into:)` returned), a run holding a
     /// cluster its font lacks is marked ``Run/drawsHexBoxes``; without it no cluster is looked at again.
     func runs(of clusters: ScratchList<Cluster>, byteCount: Int, into runs: inout [Run], marksHexBoxes: Bool = false) {
@@ -469,12 +473,12 @@ struct Itemizer {
     /// Pango (`itemize_state_process_run`) gives each character the first font that has it, whatever
     /// font the character before it took, and starts an item where the font changes, inside a
     /// grapheme cluster too: a Cyrillic "п" with U+20D7 COMBINING RIGHT ARROW ABOVE is "п" in Noto Sans
-    /// and the arrow in Noto Sans Math, whose extents the line then reaches. A control or format
-    /// character or selector keeps the font before it. (A cluster that begins with a space before a
-    /// mark stays whole: Pango also breaks lines between the two, which a cluster cannot show; see
-    /// `docs/pango-differences.md`.) Its emoji segmentation ends an emoji sequence
-    /// before a combining mark (but the keycap of "#", U+FE0F, U+20E3), which starts text of its own:
-    /// "😀\u{20E3}" is the emoji and a keycap mark in the first text font that has one.
+    /// and the arrow in Noto Sans Math, whose extents the line then reaches. A space, control or
+    /// format character or selector keeps the font before it: one that begins the cluster goes with
+    /// its first piece. (Pango also breaks lines between a space and a mark after it, which a cluster
+    /// cannot show; see `docs/pango-differences.md`.) Its emoji segmentation ends an emoji sequence
+    /// before any character that is not part of one (see `endsEmojiSequence`), which starts text of
+    /// its own: "😀\u{20E3}" is the emoji and a keycap mark in the first text font that has one.
     ///
     /// Each piece is a cluster with its own font, script and coverage; those after the first are
     /// ``Cluster/joinsPrevious``, and the first continues a grapheme where the cluster did.
@@ -497,7 +501,8 @@ struct Itemizer {
                 offset += length
             }
             guard Int(cub_scalar_properties(scalar)) & CUB_FONT_NEUTRAL == 0 else { continue }
-            let isEmoji = emojiFont != nil && !Self.endsEmojiSequence(scalar, after: previous, base: base)
+            let isEmoji = emojiFont != nil
+                && (offset == start || !Self.endsEmojiSequence(scalar, after: previous, base: base))
             let font = isEmoji ? emojiFont.unsafelyUnwrapped : selector.firstCovering(scalar) ?? 0
             if let current = pieceFont, current != font {
                 pushPiece(bytes, pieceStart, offset, font: current, isEmoji: pieceIsEmoji,
@@ -533,19 +538,18 @@ struct Itemizer {
              to: &clusters, &followers, bytes: bytes)
     }
 
-    /// Whether `scalar`, inside an emoji cluster whose first character is `base`, is a combining mark
-    /// that Pango's emoji segmentation leaves out of the emoji sequence: every one but the keycap of a
-    /// keycap sequence (a keycap base, U+FE0F, U+20E3). Selectors never get here (they keep the font
-    /// before them).
+    /// Whether `scalar`, after the first character (`base`) of an emoji cluster, is left out of the
+    /// emoji sequence by Pango's emoji segmentation (Chromium's scanner): all but pictographs (a ZWJ
+    /// sequence's), skin-tone modifiers, regional indicators and the keycap of a keycap sequence
+    /// ("#", "*" or a digit, U+FE0F, U+20E3). Joiners, selectors and tags never get here (they keep
+    /// the font before them).
     private static func endsEmojiSequence(_ scalar: UInt32, after previous: UInt32, base: UInt32) -> Bool {
-        switch hb_unicode_general_category(unicode, scalar) {
-        case HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK, HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK,
-             HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK:
+        if scalar >= 0x1F3FB && scalar <= 0x1F3FF || scalar >= 0x1F1E6 && scalar <= 0x1F1FF { return false }
+        if scalar == 0x20E3 {
             let isKeycapBase = base == 0x23 || base == 0x2A || (base >= 0x30 && base <= 0x39)
-            return !(scalar == 0x20E3 && previous == 0xFE0F && isKeycapBase)
-        default:
-            return false
+            return !(previous == 0xFE0F && isKeycapBase)
         }
+        return Int(cub_scalar_properties(scalar)) & CUB_EXTENDED_PICTOGRAPHIC == 0
     }
 
     private func covers(_ font: FontFace, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,

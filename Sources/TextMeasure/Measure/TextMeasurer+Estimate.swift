@@ -20,7 +20,7 @@ extension TextMeasurer {
     ///
     /// - Parameters:
     ///   - text: The text to estimate.
-    ///   - style: Size, line height and line limit.
+    ///   - style: Size, line height, line limit, and the line breaking whose hard breaks apply.
     ///   - width: The width to wrap at, in pixels.
     /// - Returns: The expected and the maximum line count and height, both within the style's line
     ///   limit; all 0 for empty text.
@@ -51,8 +51,8 @@ extension TextMeasurer {
         var lines = 0, maximumLines = 0
         let limit = style.maxLines > 0 ? style.maxLines : Int.max
         // The paragraphs are the layout's (`Paragraphs`), so that hard breaks count as the style's
-        // line breaking makes them: a U+2028 before the text's end in `.pango`, or a line feed ending
-        // the text in the browser modes, starts no line.
+        // line breaking makes them: in `.pango` a U+2028 just before the text's end or another hard
+        // break starts no line; in the browser modes a line feed ending the text starts none.
         var text = text
         text.withUTF8 { bytes in
             Paragraphs.forEach(in: bytes, breaking: style.breaking) { start, end in

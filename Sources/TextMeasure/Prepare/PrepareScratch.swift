@@ -33,7 +33,8 @@ final class PrepareScratch: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var levels = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     /// Per byte of a styled text (the whole text, not a paragraph): its style (see `StyleRuns`).
     @exclusivity(unchecked) private(set) var styles = UnsafeMutableBufferPointer<UInt16>(start: nil, count: 0)
-    /// The paragraph's grapheme clusters (see `Itemizer.clusters(of:flags:levels:into:)`).
+    /// The paragraph's grapheme clusters (see `Itemizer.clusters(of:flags:levels:into:)`), with the
+    /// pieces of any drawn in several fonts until `Preparer` joins them.
     @exclusivity(unchecked) var clusters = ScratchList<Itemizer.Cluster>()
     @exclusivity(unchecked) var runs: [Run] = []
     /// The prepared form's segments and clusters as a text's paragraphs are added (see `Preparer`):

@@ -478,8 +478,8 @@ struct Preparer {
         /// font than the piece before it (``Itemizer/Cluster/joinsPrevious``: a run of its own by now)
         /// to the cluster before it, since layout breaks no line inside a grapheme cluster; the pieces
         /// leave the itemized clusters too, which from here on are the layout's, one per index. The
-        /// flags `appendClusters` gave the next cluster stay as they are: it did begin a run after
-        /// the piece. Not inline: few paragraphs have such pieces.
+        /// flags `appendClusters` gave the cluster after a piece stay as they are: they were set
+        /// against the piece, whose run it follows. Not inline: few paragraphs have such pieces.
         @inline(never)
         private mutating func joinPieces(_ itemized: inout ScratchList<Itemizer.Cluster>, firstCluster: Int,
                                          byteCount: Int, scratch: PrepareScratch) {
