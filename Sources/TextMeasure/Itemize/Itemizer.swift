@@ -182,16 +182,17 @@ struct Itemizer {
             giveFont(to: &clusters, from: followers.neutralStart, fontAfter: nil, scriptAfter: HB_SCRIPT_INVALID,
                      levelAfter: 0, bytes: bytes)
         }
-        return Findings(mayDrawHexBoxes: followers.mayDrawHexBoxes, hasJoinedPieces: followers.hasJoinedPieces)
+        return followers.findings
     }
 
     /// What `clusters(of:flags:levels:styles:into:)` found that the steps after it need.
     struct Findings {
-        /// With ``Itemizer/drawsHexBoxes``, a cluster may lack a glyph: pass it on to
-        /// `runs(of:byteCount:into:marksHexBoxes:)`. False when none does, or without it.
-        var mayDrawHexBoxes: Bool
+        /// With ``Itemizer/drawsHexBoxes``, a cluster lacks a glyph, or may (a control whose font was
+        /// not decided when it was appended): pass it on to `runs(of:byteCount:into:marksHexBoxes:)`.
+        /// False when none does, or without it.
+        var mayDrawHexBoxes = false
         /// Some cluster is ``Cluster/joinsPrevious`` (``LineBreaking/pango`` only).
-        var hasJoinedPieces: Bool
+        var hasJoinedPieces = false
     }
 
     /// Where the piece of the grapheme cluster `start..<end` that begins at `start` ends: before the
@@ -240,7 +241,7 @@ struct Itemizer {
                 } else if font == nil {
                     coverage = .uncovered
                 }
-                if coverage != .covered { followers.mayDrawHexBoxes = true }
+                if coverage != .covered { followers.findings.mayDrawHexBoxes = true }
             }
             push(Cluster(start: start, font: isNeutral ? nil : font ?? 0,
                          script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
@@ -268,7 +269,7 @@ struct Itemizer {
             } else if !HexBoxFont.drawsNoBox(first, properties: properties) {
                 coverage = .pending
             }
-            if coverage != .covered { followers.mayDrawHexBoxes = true }
+            if coverage != .covered { followers.findings.mayDrawHexBoxes = true }
         }
         push(Cluster(start: start, font: choice?.font, script: script(bytes, start, end),
                      isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
@@ -310,11 +311,9 @@ struct Itemizer {
         var neutralStart = -1
         /// The last strong script so far; `HB_SCRIPT_INVALID` before the first.
         var script = HB_SCRIPT_INVALID
-        /// A cluster so far lacks a glyph, or may (a control whose font is not decided yet): what
-        /// `clusters(of:flags:levels:styles:into:)` returns.
-        var mayDrawHexBoxes = false
-        /// A cluster so far was cut into pieces in several fonts (see `appendPangoPieces`).
-        var hasJoinedPieces = false
+        /// What the clusters so far show (see ``Findings``): what `clusters(of:flags:levels:styles:into:)`
+        /// returns.
+        var findings = Findings()
     }
 
     /// Appends `cluster`, giving it the last strong script if its own is weak, and its font to the
@@ -517,7 +516,7 @@ struct Itemizer {
             }
         }
         guard pieceStart > start, let pieceFont else { return false }
-        followers.hasJoinedPieces = true
+        followers.findings.hasJoinedPieces = true
         pushPiece(bytes, pieceStart, end, font: pieceFont, isEmoji: pieceIsEmoji, continuesGrapheme: false,
                   joinsPrevious: true, level: level, style: style, selector: selector, to: &clusters, &followers)
         return true
@@ -530,7 +529,7 @@ struct Itemizer {
         var coverage = Coverage.covered
         if drawsHexBoxes {
             coverage = self.coverage(of: bytes, start, end, font: selector.fonts[font])
-            if coverage != .covered { followers.mayDrawHexBoxes = true }
+            if coverage != .covered { followers.findings.mayDrawHexBoxes = true }
         }
         push(Cluster(start: start, font: font, joinsPrevious: joinsPrevious, script: script(bytes, start, end),
                      isSpace: false, isNeutral: false, isEmoji: isEmoji, continuesGrapheme: continuesGrapheme,
