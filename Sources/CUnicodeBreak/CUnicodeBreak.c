@@ -1072,3 +1072,155 @@ int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *f
     }
     return 1;
 }
+
+// ---- Hyphens as Chromium's newer ICU breaks around them (the browser modes) ----
+//
+// Unicode 16's UAX #14 changed two rules Debian's ICU 72 (Unicode 15.0) has in their older form,
+// and gave the dashes they concern a class of their own, HH (unambiguous hyphens):
+// - LB20a, no break after a word-initial hyphen: (sot | BK | CR | LF | NL | SP | ZW | CB | GL)
+//   (HY | HH) × (AL | HL). ICU 72's tailoring of it ("LB 20.09") keeps only "-" and U+2010 with a
+//   following AL after a break: Hebrew letters, the other HH dashes and a hyphen after a no-break space
+//   are breaks to it.
+// - LB21a, a hyphen after a Hebrew letter: HL (HY | HH) × [^HL]. ICU 72 has HL (HY | BA) ×: no break
+//   after any hyphen or BA character (a vertical bar, a soft hyphen, U+2002) that follows a Hebrew
+//   letter, so "תל-אביב" is one word to it and two to Chromium.
+// Measured in Chromium 156 (see docs/chromium-differences.md, rule 19): every BA character after a
+// Hebrew letter, every dash after a space or a Hebrew letter, before letters of several scripts.
+
+// UAX #14 class HH (Unicode 16), all BA (U+2010 also ICU 72's HH) in ICU 72.
+static inline int is_unambiguous_hyphen(uint32_t c) {
+    switch (c) {
+    case 0x058A: case 0x05BE: case 0x1400: case 0x2010: case 0x2012: case 0x2013: case 0x2E17: case 0x2E40:
+    case 0x2E5D: case 0x10EAD:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+// Whether the paragraph holds a Hebrew letter, an HH dash or a "-" after a no-break space (class GL
+// past ASCII): without any, the rules change nothing. Each kind is looked for by its lead byte with
+// memchr, which runs through text without them many times faster than a loop over its bytes.
+static int has_hyphen_rule_candidates(const unsigned char *bytes, int32_t length) {
+    static const unsigned char leads[] = {0xD7, 0xD6, 0xE2, 0xEF, 0xE1, 0xF0, '-'};
+    const unsigned char *end = bytes + length;
+    for (size_t k = 0; k < sizeof leads; k++) {
+        for (const unsigned char *p = memchr(bytes, leads[k], (size_t)length); p != NULL;
+             p = p + 1 < end ? memchr(p + 1, leads[k], (size_t)(end - p - 1)) : NULL) {
+            if (*p == '-') {                                            // after a no-break space (GL)
+                if (p == bytes || p[-1] < 0x80) continue;
+                const unsigned char *lead = p - 1;
+                while (lead > bytes && (*lead & 0xC0) == 0x80) lead--;
+                int32_t size;
+                if (u_getIntPropertyValue((UChar32)decode_utf8(lead, &size), UCHAR_LINE_BREAK) == U_LB_GLUE) return 1;
+                continue;
+            }
+            if (end - p < 2) break;
+            unsigned char b1 = p[1];
+            switch (*p) {
+            case 0xD6: if (b1 == 0x8A || b1 == 0xBE) return 1; break;                   // U+058A, U+05BE
+            case 0xD7: if (b1 >= 0x90 && b1 <= 0xB2) return 1; break;                   // U+05D0…U+05F2
+            case 0xEF: if (b1 == 0xAC || b1 == 0xAD) return 1; break;                   // U+FB00…U+FB7F
+            default: {                                                  // U+1400, U+2010…, U+2E17…, U+10EAD
+                int32_t size;
+                if (end - p >= 3 && (*p != 0xF0 || end - p >= 4) && is_unambiguous_hyphen(decode_utf8(p, &size))) {
+                    return 1;
+                }
+                break;
+            }
+            }
+        }
+    }
+    return 0;
+}
+
+// What the rules need to know of a character, its combining marks folded into it (LB9).
+enum hyphen_rule_kind {
+    KIND_OTHER,
+    KIND_HEBREW,         // HL
+    KIND_HYPHEN,         // HY, HH
+    KIND_BREAK_AFTER,    // BA but HH
+    KIND_BEFORE_WORD,    // what a word-initial hyphen follows: BK, CR, LF, NL, SP, ZW, CB, GL (and sot)
+};
+
+// The classes ICU 72 breaks before after a BA character (the breaks LB21a took away after a Hebrew
+// letter): AL and what LB1 resolves to it, HL, NU, ID, the Hangul classes, emoji, OP, PR, PO, B2, GL,
+// CB, RI, and CJ where it is not NS (`line-break: normal`).
+static int breaks_after_break_after(int32_t lb, int strict) {
+    switch (lb) {
+    case U_LB_ALPHABETIC: case U_LB_AMBIGUOUS: case U_LB_UNKNOWN: case U_LB_SURROGATE:
+    case U_LB_COMPLEX_CONTEXT: case U_LB_HEBREW_LETTER: case U_LB_NUMERIC: case U_LB_IDEOGRAPHIC:
+    case U_LB_H2: case U_LB_H3: case U_LB_JL: case U_LB_JV: case U_LB_JT: case U_LB_E_BASE:
+    case U_LB_E_MODIFIER: case U_LB_OPEN_PUNCTUATION: case U_LB_PREFIX_NUMERIC: case U_LB_POSTFIX_NUMERIC:
+    case U_LB_BREAK_BOTH: case U_LB_GLUE: case U_LB_CONTINGENT_BREAK: case U_LB_REGIONAL_INDICATOR:
+        return 1;
+    case U_LB_CONDITIONAL_JAPANESE_STARTER:
+        return !strict;
+    default:
+        return 0;
+    }
+}
+
+// The line-break class of `c`, with the marks of class SA as CM (LB1).
+static int32_t line_break_class(uint32_t c) {
+    int32_t lb = u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK);
+    if (lb == U_LB_COMPLEX_CONTEXT) {
+        int8_t type = u_charType((UChar32)c);
+        if (type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK) return U_LB_COMBINING_MARK;
+    }
+    return lb;
+}
+
+// LB20a's letters: AL and what LB1 resolves to it (AI, SG, XX, SA), HL.
+static inline int is_letter_class(int32_t lb) {
+    return lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_AMBIGUOUS || lb == U_LB_UNKNOWN
+        || lb == U_LB_SURROGATE || lb == U_LB_COMPLEX_CONTEXT;
+}
+
+int32_t cub_is_unambiguous_hyphen_before_letter(const char *utf8, int32_t length, int32_t hyphen, int32_t next) {
+    const unsigned char *bytes = (const unsigned char *)utf8;
+    if (hyphen < 0 || next <= hyphen || next >= length) return 0;
+    int32_t size;
+    if (!is_unambiguous_hyphen(decode_utf8(bytes + hyphen, &size)) || hyphen + size != next) return 0;
+    return is_letter_class(line_break_class(decode_utf8(bytes + next, &size)));
+}
+
+void cub_browser_hyphen_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
+    const unsigned char *bytes = (const unsigned char *)utf8;
+    if (!has_hyphen_rule_candidates(bytes, length)) return;
+    int strict = strictness != CUB_STRICTNESS_NORMAL;
+    enum hyphen_rule_kind before = KIND_OTHER, last = KIND_BEFORE_WORD;   // sot
+    int last_is_ascii = 0, last_takes_marks = 0;
+    for (int32_t i = 0; i < length;) {
+        int32_t size;
+        uint32_t c = decode_utf8(bytes + i, &size);
+        int32_t lb = line_break_class(c);
+        int is_mark = lb == U_LB_COMBINING_MARK || lb == U_LB_ZWJ;
+        // LB9: a mark belongs to the character before it; LB10: after a space or a break, it is an AL.
+        if (is_mark && last_takes_marks) { i += size; continue; }
+        if (is_mark) lb = U_LB_ALPHABETIC;
+        if (last == KIND_HYPHEN) {
+            if (before == KIND_HEBREW && lb == U_LB_HEBREW_LETTER) {
+                flags[i] |= CUB_LINE_BREAK;                                   // LB21a: HL HY ÷ HL
+            } else if (before == KIND_BEFORE_WORD && is_letter_class(lb) && !(last_is_ascii && c < 0x80)) {
+                flags[i] &= (uint8_t)~CUB_LINE_BREAK;                         // LB20a (ASCII pairs: Blink's table)
+            }
+        } else if (last == KIND_BREAK_AFTER && before == KIND_HEBREW && breaks_after_break_after(lb, strict)) {
+            flags[i] |= CUB_LINE_BREAK;                                       // no LB21a after BA
+        }
+        enum hyphen_rule_kind kind;
+        if (lb == U_LB_HEBREW_LETTER) kind = KIND_HEBREW;
+        else if (lb == U_LB_HYPHEN || is_unambiguous_hyphen(c)) kind = KIND_HYPHEN;
+        else if (lb == U_LB_BREAK_AFTER) kind = KIND_BREAK_AFTER;
+        else if (lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
+                 || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE
+                 || lb == U_LB_CONTINGENT_BREAK || lb == U_LB_GLUE) kind = KIND_BEFORE_WORD;
+        else kind = KIND_OTHER;
+        before = last;
+        last = kind;
+        last_is_ascii = c < 0x80;
+        last_takes_marks = !(lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
+                             || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE);
+        i += size;
+    }
+}

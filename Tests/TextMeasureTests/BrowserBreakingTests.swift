@@ -83,6 +83,39 @@ struct BrowserBreakingTests {
         #expect(try lines("#A-10293 shipped", size: 24, width: 37).prefix(3) == ["#A", "-10", "29"])
     }
 
+    /// Chromium's ICU breaks around hyphens as Unicode 16 does (`cub_browser_hyphen_breaks`), Debian's
+    /// ICU 72 and Pango as Unicode 15. Every case as Chromium 156 lays it out at 13 px.
+    @Test func hyphensBreakAsUnicode16() throws {
+        // LB21a: a line may break after a hyphen or dash between two Hebrew letters (Pango: no)...
+        #expect(try lines("x חצור-אשדוד", size: 13, width: 45) == ["x חצור-", "אשדוד"])
+        #expect(try lines("x חצור-אשדוד", size: 13, width: 45, .pango) == ["x ", "חצור-א", "שדוד"])
+        #expect(try lines("x חצור\u{05BE}אשדוד", size: 13, width: 45) == ["x חצור\u{05BE}", "אשדוד"])
+        // ...not before another letter (but for "-" before ASCII, where Blink's pair table decides)...
+        #expect(try lines("x חצור\u{2010}ab", size: 13, width: 45) == ["x ", "חצור\u{2010}a", "b"])
+        #expect(try lines("x חצור-ab", size: 13, width: 45) == ["x חצור-", "ab"])
+        // ...and after the other BA characters a Hebrew letter comes before, as after any letter.
+        #expect(try lines("x חצור|אשדוד", size: 13, width: 45) == ["x חצור|", "אשדוד"])
+        #expect(try lines("x חצור\u{AD}абвг", size: 13, width: 45) == ["x חצור\u{AD}", "абвг"])
+        // LB20a: no break after a word-initial hyphen or dash before a letter: Hebrew letters, the
+        // dashes of class HH and a hyphen after a no-break space too (Pango: a break).
+        #expect(try lines("x -אשדוד", size: 13, width: 20) == ["x ", "-א", "שד", "וד"])
+        #expect(try lines("x -אשדוד", size: 13, width: 20, .pango) == ["x -", "אש", "דוד"])
+        #expect(try lines("x \u{2013}абвг", size: 13, width: 20) == ["x ", "\u{2013}а", "бв", "г"])
+        #expect(try lines("aa \u{A0}-абвг", size: 13, width: 28) == ["aa ", "\u{A0}-аб", "вг"])
+        // A line that starts at a dash sees nothing before it: a word-initial dash.
+        #expect(try lines("abcdefgh\u{2013}abcd", size: 13, width: 32) == ["abcd", "efgh", "\u{2013}abc", "d"])
+        #expect(try lines("abcdefgh\u{2010}абвг", size: 13, width: 32) == ["abcd", "efgh", "\u{2010}абв", "г"])
+    }
+
+    /// A line ending after a cluster whose base is kerned with the next letter is as wide as the
+    /// cluster without the kerning, also when the cluster ends in a mark: "אאאקבֻ" (a qubuts under
+    /// the bet) is 40.11 px alone and 39.86 px in context before "ך", so at 40 px Chromium and Pango
+    /// end the line before the bet.
+    @Test func aLineEndingAfterAMarkLosesItsBasesKerning() throws {
+        #expect(try lines("אאאקבֻך", size: 13, width: 40) == ["אאאק", "בֻך"])
+        #expect(try lines("אאאקבֻך", size: 13, width: 40, .pango) == ["אאאק", "בֻך"])
+    }
+
     @Test func spacesHangAfterAClusterWiderThanTheLine() throws {
         #expect(try lines("e x", size: 24, width: 12) == ["e ", "x"])
         #expect(try lines("e x", size: 24, width: 12, .pango) == ["e", " ", "x"])

@@ -57,7 +57,7 @@ struct ChromiumDifferentialTests {
     }
 
     /// The held-out corpus (texts made from Faker's word lists, which the code was never tuned on):
-    /// at least 99.8 % of both line counts and heights (measured: 47,956 and 47,954 of 48,000), and no
+    /// at least 99.9 % of both line counts and heights (measured: 47,968 and 47,966 of 48,000), and no
     /// script below 99 %.
     @Test("`.browser` agrees with Chromium on the held-out corpus")
     func linesAndHeightsAgreeWithChromiumOnTheHeldOutCorpus() throws {
@@ -65,10 +65,24 @@ struct ChromiumDifferentialTests {
         #expect(cases.count == 48_000)
         let tally = try Self.compare(cases, report: "chromium-held-out-disagreements.txt")
         for (group, agreed) in tally {
-            let share = group == "all" ? 0.998 : 0.99
+            let share = group == "all" ? 0.999 : 0.99
             #expect(Double(agreed.lines) >= share * Double(agreed.total), "\(group): \(agreed.lines)/\(agreed.total) line counts; disagreements in .build/chromium-held-out-disagreements.txt")
             #expect(Double(agreed.heights) >= share * Double(agreed.total), "\(group): \(agreed.heights)/\(agreed.total) heights; disagreements in .build/chromium-held-out-disagreements.txt")
         }
+    }
+
+    /// Words joined by hyphens, dashes and their neighbours (`Tests/Corpus/hyphens.txt`, made by
+    /// `Tools/corpus/make_hyphens.py`): the rules Chromium's ICU has from Unicode 16 (LB20a, LB21a; see
+    /// `cub_browser_hyphen_breaks`). Measured: 3,991 line counts and 3,984 heights of 4,000 (with ICU
+    /// 72's rules alone, 3,416 and 3,353); a regression of two layouts fails.
+    @Test("`.browser` agrees with Chromium around hyphens")
+    func linesAndHeightsAgreeWithChromiumAroundHyphens() throws {
+        let cases = try Self.cases(corpus: "hyphens")
+        #expect(cases.count == 4_000)
+        let tally = try Self.compare(cases, report: "chromium-hyphens-disagreements.txt")
+        let all = try #require(tally["all"])
+        #expect(all.lines >= 3_990, "\(all.lines)/\(all.total) line counts; disagreements in .build/chromium-hyphens-disagreements.txt")
+        #expect(all.heights >= 3_983, "\(all.heights)/\(all.total) heights; disagreements in .build/chromium-hyphens-disagreements.txt")
     }
 
     /// Lays every case out in ``LineBreaking/browser`` (each text prepared once per size); returns the

@@ -79,5 +79,5 @@ struct StyledDifferentialTests {
     /// The least agreement allowed (issue 32's bar was 99 % and 98 % for Pango; each is now under what
     /// is measured, in the README's table, by a few tenths, so that a regression fails).
     static let pangoLines = 0.996, pangoHeights = 0.994
-    static let chromiumLines = 0.995, chromiumHeights = 0.99
+    static let chromiumLines = 0.996, chromiumHeights = 0.993
 }

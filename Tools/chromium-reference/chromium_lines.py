@@ -59,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import unicodedata
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -110,6 +111,7 @@ GRIDS = {
     "forced-breaks": ([11, 13, 17, 24, 28], [8, 12, 16, 20, 24, 28, 34, 40, 48, 64, 80, 100]),
     "held-out": ([11.5, 13, 17, 24], [48, 100, 180, 213.5, 320, 480]),
     "styled": ([13, 17, 24], [64, 120, 180, 240, 320, 480]),
+    "hyphens": ([13, 17], [24, 40, 64, 100, 160]),
 }
 STYLED_CORPORA = {"styled"}
 
@@ -118,6 +120,28 @@ MEASURED_CSS = (
     "line-height: 100px; font-synthesis: none; "
     "position: absolute; left: 0; top: 0; margin: 0; padding: 0; border: 0; box-sizing: content-box;"
 )
+
+
+def escape(text):
+    r"""The inverse of unescape: \\, \n, \r, \t, and \uXXXX for the invisible characters of the BMP
+    (controls, format characters but ZWJ, separators, spaces other than U+0020); the rest literal."""
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif cp <= 0xFFFF and cp != 0x200D and (
+                unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or (unicodedata.category(ch) == "Zs" and ch != " ")):
+            out.append(f"\\u{cp:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def unescape(line):

@@ -39,7 +39,7 @@ import unicodedata
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tools", "chromium-reference"))
-import chromium_lines  # noqa: E402  (BundledFonts.fileNames, Corpus.unescape)
+import chromium_lines  # noqa: E402  (BundledFonts.fileNames, Corpus.escape and unescape)
 import compare  # noqa: E402  (the dominant-script classes compare.py reports by)
 
 try:
@@ -87,27 +87,6 @@ IGNORABLE = {0x200C, 0x200D} | set(range(0xFE00, 0xFE10))
 def is_emoji_scalar(cp):
     return (0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF or 0x2B00 <= cp <= 0x2BFF
             or 0xE0020 <= cp <= 0xE007F or cp in (0x200D, 0xFE0F, 0x20E3))
-
-
-def escape(text):
-    """The inverse of Corpus.unescape for the characters this corpus holds."""
-    out = []
-    for ch in text:
-        cp = ord(ch)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif cp <= 0xFFFF and cp != 0x200D and (
-                unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or (unicodedata.category(ch) == "Zs" and ch != " ")):
-            out.append(f"\\u{cp:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 class Coverage:
@@ -463,7 +442,7 @@ def generate():
             if t in seen:
                 rejected["duplicate"] += 1
                 continue
-            assert chromium_lines.unescape(escape(t)) == t, t
+            assert chromium_lines.unescape(chromium_lines.escape(t)) == t, t
             seen.add(t)
             texts.append((category, t))
             made += 1
@@ -529,7 +508,7 @@ def arguments(script, doc, default_out):
 def main():
     args = arguments(__file__, __doc__, os.path.join(ROOT, "Tests", "Corpus", "held-out.txt"))
     texts, rejected = generate()
-    data = "".join(escape(t) + "\n" for _, t in texts)
+    data = "".join(chromium_lines.escape(t) + "\n" for _, t in texts)
     assert "\n\n" not in data and len(data.split("\n")) == COUNT + 1
     same = write_or_check(args.out, data, check=args.check, count=len(texts), seed=SEED)
 

@@ -83,7 +83,7 @@ def generate():
                 score = sum(uses[w] for w in ws) / len(ws) if ws else 0.0
                 if best is None or score < best_score:
                     best, best_score = t, score
-            assert chromium_lines.unescape(base.escape(best)) == best, best
+            assert chromium_lines.unescape(chromium_lines.escape(best)) == best, best
             seen.add(best)
             uses.update(set(words(best)))
             texts.append((category, best))
@@ -93,7 +93,7 @@ def generate():
 def main():
     args = base.arguments(__file__, __doc__, os.path.join(ROOT, "Benchmarks", "Corpus", "low-reuse.txt"))
     texts, rejected = generate()
-    data = "".join(base.escape(t) + "\n" for _, t in texts)
+    data = "".join(chromium_lines.escape(t) + "\n" for _, t in texts)
     assert "\n\n" not in data and len(data.split("\n")) == COUNT + 1
     if not args.check:
         os.makedirs(os.path.dirname(args.out), exist_ok=True)

@@ -71,6 +71,24 @@ int32_t cub_analyze_with(const char *utf8, int32_t length, uint8_t *flags, int32
 /// only read.
 int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t is_thai);
 
+/// Moves the breaks around hyphens in `length` bytes of UTF-8 at `utf8` whose flags (as
+/// `cub_analyze_with` left them for `strictness`, `CUB_STRICTNESS_NORMAL` or `CUB_STRICTNESS_STRICT`)
+/// are `flags[0...length]` to where Unicode 16's UAX #14, which Chromium's ICU follows, has them:
+/// no break after a word-initial hyphen or dash before a letter (LB20a; Hebrew letters, the dashes of
+/// class HH and a hyphen after a no-break space included), a break after a hyphen or dash between two
+/// Hebrew letters, and after a BA character that follows a Hebrew letter where one follows any other
+/// letter (LB21a). A "-" before an ASCII character is left as it is (Blink's pair table decides there).
+/// Only `CUB_LINE_BREAK` changes. Returns at once when the text holds no Hebrew letter, no HH dash and
+/// no "-" after a no-break space.
+/// Thread-safe.
+void cub_browser_hyphen_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
+
+/// Whether the scalar at byte `hyphen` of the `length` bytes of UTF-8 at `utf8` is a dash of UAX #14
+/// class HH (Unicode 16: U+058A, U+05BE, U+1400, U+2010, U+2012, U+2013, U+2E17, U+2E40, U+2E5D,
+/// U+10EAD) ending at byte `next`, where a letter LB20a keeps with a word-initial hyphen starts (AL,
+/// what resolves to AL, HL). Returns 1 or 0. Thread-safe.
+int32_t cub_is_unambiguous_hyphen_before_letter(const char *utf8, int32_t length, int32_t hyphen, int32_t next);
+
 /// Opens what every analysis shares (ICU's iterators to clone, the compiled line rules) now, as the
 /// first analysis would: a thread with time to spare can take that cost off the first text, which
 /// other threads' first texts would wait for. Thread-safe; after the first call, nothing.

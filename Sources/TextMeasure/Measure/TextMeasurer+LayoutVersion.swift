@@ -31,6 +31,8 @@ extension TextMeasurer {
     /// a paragraph of white space alone the primary font, counts the white space before a U+2028 and
     /// starts no line after one that ends a paragraph; 13, ``LineBreaking/pango`` gives each character
     /// of a grapheme cluster the first font that has it, as Pango does (a cluster may be drawn in two
-    /// fonts), and ends an emoji sequence before a combining mark.
-    public static let layoutVersion: UInt32 = 13
+    /// fonts), and ends an emoji sequence before a combining mark; 14, the browser modes break around
+    /// hyphens as Unicode 16 does (LB20a, LB21a), and a line ending after a cluster whose base is kerned
+    /// with what follows counts the kerning lost also when the cluster ends in a mark.
+    public static let layoutVersion: UInt32 = 14
 }

@@ -12,12 +12,17 @@ import CUnicodeBreak
 /// - **`-` before an ASCII digit** is a break only after an ASCII letter or digit (`ext-1234`, not a
 ///   minus sign: `x -1`).
 ///
+/// Around hyphens, Chromium's ICU follows Unicode 16's rules where Debian's ICU 72 has older ones
+/// (`cub_browser_hyphen_breaks`): "-" and the dashes of class HH keep a word-initial hyphen with the
+/// letter after it, Hebrew letters included, and a line may break after a hyphen between two Hebrew
+/// letters (`תל-אביב`) and after any BA character that follows a Hebrew letter.
+///
 /// Everything else is ICU's (a pair with a character past ASCII, controls). Hard breaks inside a
 /// paragraph (U+2028, U+2029, NEL, FF, VT: all mandatory for ICU) are ordinary opportunities in a
 /// browser: ``apply(to:bytes:)`` clears their mandatory flag; after a lone CR there is no break at
 /// all (`"Mac\rline"` is one word for Blink).
 ///
-/// Measured in Chromium 156 (see `docs/chromium-differences.md`, rules 3, 4, 5, 11 and 14).
+/// Measured in Chromium 156 (see `docs/chromium-differences.md`, rules 3, 4, 5, 11, 14 and 19).
 enum BrowserBreakRules {
     private static let first: UInt8 = 0x21
     private static let last: UInt8 = 0x7F
@@ -27,9 +32,16 @@ enum BrowserBreakRules {
     /// - Parameters:
     ///   - flags: `bytes.count + 1` flags from `cub_analyze` (offset *i*: a break before byte *i*).
     ///   - bytes: The paragraph's UTF-8 bytes.
+    ///   - strictness: The rules `cub_analyze_with` used, `CUB_STRICTNESS_NORMAL` or
+    ///     `CUB_STRICTNESS_STRICT`.
     /// - Complexity: O(*n*) in the paragraph's bytes; no allocation.
-    static func apply(to flags: UnsafeMutableBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>) {
+    static func apply(to flags: UnsafeMutableBufferPointer<UInt8>, bytes: UnsafeBufferPointer<UInt8>,
+                      strictness: Int32) {
         let count = bytes.count
+        // First, so that Blink's pair table below has the last word on "-" before ASCII.
+        bytes.withMemoryRebound(to: CChar.self) {
+            cub_browser_hyphen_breaks($0.baseAddress, Int32(count), flags.baseAddress, strictness)
+        }
         guard count > 1 else {
             if count == 1 { flags[1] &= ~UInt8(CUB_MANDATORY_BREAK) }
             return

@@ -222,11 +222,12 @@ struct Segment: Hashable, Sendable {
     /// The segment holds a tab, so its widths depend on where it starts (the fields above count the
     /// tab's shaped advance, which layout replaces).
     var hasTab = false
-    /// Browser modes: the segment follows a "-" that ended the segment before, and the break between
-    /// them depends on the character before the "-" — which a line starting at the "-" does not see
-    /// (Blink looks for breaks from the line's start): before a digit, Blink's rule allows it only
-    /// after an ASCII letter or digit; before a character past ASCII, Chromium's ICU (UAX #14 LB20a)
-    /// forbids it after a word-initial hyphen. See `LineBreaker`.
+    /// Browser modes: the segment follows a hyphen that ended the segment before, and the break between
+    /// them depends on the character before the hyphen — which a line starting at the hyphen does not
+    /// see (Blink looks for breaks from the line's start): after a "-" before a digit, Blink's rule
+    /// allows it only after an ASCII letter or digit; after a "-" before a character past ASCII, or a
+    /// dash of class HH before a letter, Chromium's ICU (UAX #14 LB20a) forbids it after a word-initial
+    /// hyphen. See `LineBreaker`.
     var followsHyphen = false
     /// ``LineBreaking/pango``: the segment ends its paragraph before a U+2028, which Pango lays out as
     /// an item of its own in the paragraph. UAX #14 breaks nowhere before it, so the white space before

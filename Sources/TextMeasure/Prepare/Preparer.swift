@@ -368,7 +368,7 @@ struct Preparer {
                 cub_analyze_with($0.baseAddress, Int32(count), flags.baseAddress, strictness)
             }
             guard status == 0 else { throw .unicodeAnalysisFailed(code: status) }
-            if breaking.isBrowser { BrowserBreakRules.apply(to: flags, bytes: bytes) }
+            if breaking.isBrowser { BrowserBreakRules.apply(to: flags, bytes: bytes, strictness: strictness) }
 
             // 2. Clusters with their font and script, then runs.
             let levels = breaking == .pango ? Self.bidiLevels(bytes, scratch: scratch) : nil
@@ -760,11 +760,33 @@ struct Preparer {
             return widths
         }
 
-        /// Whether a segment starting at byte `start` follows a "-" with a break that needs to see the
-        /// character before the "-": before an ASCII digit (Blink's rule) or a character past ASCII
-        /// (ICU's; Chromium's ICU has UAX #14 LB20a, no break after a word-initial hyphen).
+        /// Whether a segment starting at byte `start` follows a hyphen with a break that needs to see
+        /// the character before it: a "-" before an ASCII digit (Blink's rule) or a character past
+        /// ASCII, a dash of class HH (U+2010, U+2013 …) before a letter (Chromium's ICU has UAX #14
+        /// LB20a, no break after a word-initial hyphen).
+        @inline(__always)
         private static func followsHyphen(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            start > 0 && bytes[start - 1] == 0x2D && (bytes[start] >= 0x80 || (bytes[start] >= 0x30 && bytes[start] <= 0x39))
+            guard start > 0 else { return false }
+            let before = bytes[start - 1], next = bytes[start]
+            if before == 0x2D { return next >= 0x80 || (next >= 0x30 && next <= 0x39) }
+            // The HH dashes end in one of these continuation bytes (0x80 + bit): most characters that
+            // start a segment of their own (every CJK character) do not get further.
+            let dashEnds: UInt64 = 1 << 0x0A | 1 << 0x3E | 1 << 0x00 | 1 << 0x10 | 1 << 0x12 | 1 << 0x13 | 1 << 0x17
+                | 1 << 0x1D | 1 << 0x2D
+            guard before & 0xC0 == 0x80, dashEnds >> (before & 0x3F) & 1 != 0,
+                  next >= 0x80 || ((next | 0x20) >= 0x61 && (next | 0x20) <= 0x7A) else { return false }
+            return followsDash(start, bytes)
+        }
+
+        /// ``followsHyphen(_:_:)`` past its byte tests: whether the character before `start` is an HH
+        /// dash, and the one at `start` a letter.
+        @inline(never)
+        private static func followsDash(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var lead = start - 1
+            while lead > 0 && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            return bytes.withMemoryRebound(to: CChar.self) {
+                cub_is_unambiguous_hyphen_before_letter($0.baseAddress, Int32(bytes.count), Int32(lead), Int32(start)) != 0
+            }
         }
 
         /// ``LineBreaking/pango``: sets the width a line ending after each of the paragraph's segments

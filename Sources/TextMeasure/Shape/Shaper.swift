@@ -38,7 +38,7 @@ enum Shaper {
     /// applies pair kerning to the first glyph of the pair in logical order, in both directions, and a
     /// line broken between the two is shaped without the pair (Pango reshapes both sides of a break).
     /// It is the difference between the nominal and the positioned advance of the cluster's logically
-    /// last glyph, clamped to 32 bits.
+    /// last glyph that advances (not a mark on it), clamped to 32 bits.
     /// `font` is an immutable `hb_font_t` (see ``HBFont``), passed as a raw pointer so that two threads
     /// shaping with the same font do not contend on its reference count.
     static func shape(_ run: Run, of bytes: UnsafeBufferPointer<UInt8>, font: OpaquePointer, scratch: ShapeScratch,
@@ -60,6 +60,7 @@ enum Shaper {
                                         .assumingMemoryBound(to: hb_codepoint_t.self),
                                      UInt32(MemoryLayout<hb_glyph_info_t>.stride), nominal,
                                      UInt32(MemoryLayout<hb_position_t>.stride))
+        var adjustedCluster = -1
         for i in 0..<count {
             let cluster = Int(infos[i].cluster)
             output.advance[cluster] += Int(positions[i].x_advance)
@@ -72,11 +73,12 @@ enum Shaper {
             if hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 {
                 output.isUnsafe[cluster] = true
             }
-            // The cluster's last glyph in logical order: right-to-left glyphs come in visual order.
-            let isLastOfCluster = isLTR ? i + 1 == count || infos[i + 1].cluster != infos[i].cluster
-                                        : i == 0 || infos[i - 1].cluster != infos[i].cluster
-            if isLastOfCluster && positions[i].x_advance != 0 {
+            // The cluster's last glyph in logical order that advances (a mark after its base has no
+            // advance; the kerning is on the base): a cluster's glyphs are consecutive, and
+            // right-to-left glyphs come in visual order, so there the first one that advances is it.
+            if positions[i].x_advance != 0 && (isLTR || adjustedCluster != cluster) {
                 output.breakAdjust[cluster] = Int32(clamping: Int(nominal[i]) - Int(positions[i].x_advance))
+                adjustedCluster = cluster
             }
         }
     }
