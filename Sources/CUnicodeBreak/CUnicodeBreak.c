@@ -1098,6 +1098,20 @@ static inline int is_unambiguous_hyphen(uint32_t c) {
     }
 }
 
+// The line-break class of `c`, with the marks of class SA as CM (LB1), and the nonspacing marks of
+// class GL (U+034F COMBINING GRAPHEME JOINER, U+035C…U+0362) too: Chromium joins them to the
+// character before them, as marks.
+static int32_t line_break_class(uint32_t c) {
+    int32_t lb = u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK);
+    if (lb == U_LB_COMPLEX_CONTEXT || lb == U_LB_GLUE) {
+        int8_t type = u_charType((UChar32)c);
+        if (type == U_NON_SPACING_MARK || (lb == U_LB_COMPLEX_CONTEXT && type == U_COMBINING_SPACING_MARK)) {
+            return U_LB_COMBINING_MARK;
+        }
+    }
+    return lb;
+}
+
 // Whether the paragraph holds a Hebrew letter, an HH dash or a "-" after a no-break space (class GL
 // past ASCII): without any, the rules change nothing. Each kind is looked for by its lead byte with
 // memchr, which runs through text without them many times faster than a loop over its bytes.
@@ -1107,12 +1121,17 @@ static int has_hyphen_rule_candidates(const unsigned char *bytes, int32_t length
     for (size_t k = 0; k < sizeof leads; k++) {
         for (const unsigned char *p = memchr(bytes, leads[k], (size_t)length); p != NULL;
              p = p + 1 < end ? memchr(p + 1, leads[k], (size_t)(end - p - 1)) : NULL) {
-            if (*p == '-') {                                            // after a no-break space (GL)
-                if (p == bytes || p[-1] < 0x80) continue;
-                const unsigned char *lead = p - 1;
-                while (lead > bytes && (*lead & 0xC0) == 0x80) lead--;
-                int32_t size;
-                if (u_getIntPropertyValue((UChar32)decode_utf8(lead, &size), UCHAR_LINE_BREAK) == U_LB_GLUE) return 1;
+            if (*p == '-') {                         // after a no-break space (GL), marks on it or not
+                const unsigned char *before = p;
+                while (before > bytes && before[-1] >= 0x80) {
+                    const unsigned char *lead = before - 1;
+                    while (lead > bytes && (*lead & 0xC0) == 0x80) lead--;
+                    int32_t size;
+                    int32_t lb = line_break_class(decode_utf8(lead, &size));
+                    if (lb == U_LB_GLUE) return 1;
+                    if (lb != U_LB_COMBINING_MARK && lb != U_LB_ZWJ) break;
+                    before = lead;
+                }
                 continue;
             }
             if (end - p < 2) break;
@@ -1159,16 +1178,6 @@ static int breaks_after_break_after(int32_t lb, int strict) {
     default:
         return 0;
     }
-}
-
-// The line-break class of `c`, with the marks of class SA as CM (LB1).
-static int32_t line_break_class(uint32_t c) {
-    int32_t lb = u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK);
-    if (lb == U_LB_COMPLEX_CONTEXT) {
-        int8_t type = u_charType((UChar32)c);
-        if (type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK) return U_LB_COMBINING_MARK;
-    }
-    return lb;
 }
 
 // LB20a's letters: AL and what LB1 resolves to it (AI, SG, XX, SA), HL.

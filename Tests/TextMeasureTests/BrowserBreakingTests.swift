@@ -105,6 +105,20 @@ struct BrowserBreakingTests {
         // A line that starts at a dash sees nothing before it: a word-initial dash.
         #expect(try lines("abcdefgh\u{2013}abcd", size: 13, width: 32) == ["abcd", "efgh", "\u{2013}abc", "d"])
         #expect(try lines("abcdefgh\u{2010}абвг", size: 13, width: 32) == ["abcd", "efgh", "\u{2010}абв", "г"])
+        #expect(try lines("abcdefghij\u{2013}#abcdef", size: 13, width: 24).suffix(3) == ["\u{2013}#a", "bcd", "ef"])
+        // A combining grapheme joiner (class GL, but a mark to Chromium) is part of the letter before
+        // it; marks on a no-break space leave it one.
+        #expect(try lines("ab\u{34F}-абвгдежзик", size: 13, width: 52) == ["ab\u{34F}-", "абвгде", "жзик"])
+        #expect(try lines("א\u{34F}\u{05BE}בגדהו", size: 13, width: 40) == ["א\u{34F}\u{05BE}", "בגדהו"])
+        #expect(try lines("x\u{A0}\u{301}-абвгд", size: 13, width: 40) == ["x\u{A0}\u{301}-абв", "гд"])
+    }
+
+    /// Blink breaks neither after a VT nor after an FF (ICU: mandatory breaks), as after a lone CR.
+    @Test func noBreakAfterAVerticalTabOrAFormFeed() throws {
+        #expect(try lines("aaaa\u{0C}bbbb", size: 13, width: 40) == ["aaaa\u{0C}b", "bbb"])
+        #expect(try lines("aaaa\u{0C}bbbb", size: 13, width: 52) == ["aaaa\u{0C}bb", "bb"])
+        #expect(try lines("aaaa\u{0B}bbbb", size: 13, width: 1000).count == 1)
+        #expect(try lines("aaaa\u{0B}bbbb", size: 13, width: 40, .pango) == ["aaaa\u{0B}", "bbbb"])
     }
 
     /// A line ending after a cluster whose base is kerned with the next letter is as wide as the
@@ -114,6 +128,22 @@ struct BrowserBreakingTests {
     @Test func aLineEndingAfterAMarkLosesItsBasesKerning() throws {
         #expect(try lines("אאאקבֻך", size: 13, width: 40) == ["אאאק", "בֻך"])
         #expect(try lines("אאאקבֻך", size: 13, width: 40, .pango) == ["אאאק", "בֻך"])
+    }
+
+    /// Blink gets a bitmap emoji font's advances from FreeType at its strike (Noto Color Emoji: 136 px
+    /// at 109 ppem), Pango from `hmtx` (2,550 / 2,048 em): ten 😀 at 17 px are 212.110 px in Chromium
+    /// (212.125 in LayoutUnits) and 211.670 px in Pango. So "Paula Daniels 🎅🏼 👷🏿‍♀️👷🏿‍♀️" at 17 px
+    /// (held-out:1809) takes two lines at 180 px in Chromium, one in Pango.
+    @Test func bitmapEmojiAdvanceAsTheirStrike() throws {
+        let tenEmoji = String(repeating: "😀", count: 10)
+        #expect(abs(try width(tenEmoji, size: 17) - 10 * 17 * 136 / 109) < 10.0 / 65536)
+        #expect(abs(try width(tenEmoji, size: 17, .pango) - 10 * 17 * 2550 / 2048) < 10.0 / 1024)
+        let text = "Paula Daniels 🎅🏼 👷🏿\u{200D}♀\u{FE0F}👷🏿\u{200D}♀\u{FE0F}"
+        #expect(try lines(text, size: 17, width: 180).count == 2)
+        #expect(try lines(text, size: 17, width: 180, .pango).count == 1)
+        let emoji = try #require(Fixtures.measurer.cascade.fonts.first { $0.isColor })
+        #expect(emoji.strikeID != nil && emoji.strikeAdvances != nil)
+        #expect(Fixtures.measurer.cascade.primary.strikeID == nil)
     }
 
     @Test func spacesHangAfterAClusterWiderThanTheLine() throws {

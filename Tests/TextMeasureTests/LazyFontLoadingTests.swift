@@ -111,7 +111,7 @@ struct LazyFontLoadingTests {
         let loadedBefore = TextMeasurer(cascade: try Self.freshBundledCascade())
         for face in loadedBefore.cascade.fonts { _ = face.covers(0x20) }
         for size in sizes {
-            let fonts = loadedBefore.fonts(scale: TextStyle(size: size).scale)
+            let fonts = loadedBefore.fonts(for: TextStyle(size: size))
             for index in fonts.indices { _ = fonts[index] }
         }
         #expect(Self.loaded(loadedBefore.cascade).count == BundledFonts.fileNames.count)

@@ -35,7 +35,7 @@ def main():
                 text = cl.unescape(text)
             chrome = session.call("probe", cl.page_item(text, spans), a.size, a.width)  # ours: the text alone
             ours = json.loads(subprocess.run([a.binary, "measure", "--json", "--breaking", a.breaking, "--size", str(a.size),
-                                              "--width", str(a.width), text], capture_output=True, text=True,
+                                              "--width", str(a.width), "--", text], capture_output=True, text=True,
                                              check=True).stdout)
             print(f"size {cl.fmt(a.size)} width {cl.fmt(a.width)}: chromium {round(chrome['height'] / 100)} lines, "
                   f"ours {ours['lineCount']}  {json.dumps(text, ensure_ascii=False)[:100]}")

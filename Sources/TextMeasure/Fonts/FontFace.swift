@@ -59,6 +59,11 @@ public final class FontFace: @unchecked Sendable {
     /// A font at design scale, for cmap look-ups (coverage does not depend on size) and unscaled
     /// advances; made when the face is first needed (see the type's discussion).
     private let designFont = LazyReference<HBFont>()
+    /// For a face of bitmap strikes without outlines (a CBDT emoji font): the identity of its fonts
+    /// with ``StrikeAdvances``, as the browser modes shape with them; nil for every other face.
+    let strikeID: UInt32?
+    /// The face's ``StrikeAdvances``, read the first time a browser-mode font of it is made.
+    private let strikeTable = LazyReference<StrikeTable>()
     /// Per-size fonts of this face now alive (``HBFont/init(face:scale:)`` to their `deinit`).
     let liveScaledFonts = Atomic<Int>(0)
     private static let lastID = Atomic<UInt32>(0)
@@ -71,6 +76,29 @@ public final class FontFace: @unchecked Sendable {
         self.unitsPerEm = Int32(hb_face_get_upem(face))
         self.isColor = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
             || hb_ot_color_has_svg(face) != 0
+        let outlines = ["glyf", "CFF ", "CFF2"].contains { tag in
+            let blob = hb_face_reference_table(face, hb_tag_from_string(tag, 4))
+            defer { hb_blob_destroy(blob) }
+            return hb_blob_get_length(blob) > 0
+        }
+        self.strikeID = hb_ot_color_has_png(face) != 0 && !outlines ? Self.makeID() : nil
+    }
+
+    /// What ``strikeTable`` holds: the advances, or nil when they could not be read.
+    private final class StrikeTable: Sendable {
+        let advances: StrikeAdvances?
+        init(_ advances: StrikeAdvances?) { self.advances = advances }
+    }
+
+    /// The face's advances at its bitmap strike (see ``StrikeAdvances``), for a face with a
+    /// ``strikeID``: read on first use; nil for other faces, or when FreeType could not read them.
+    ///
+    /// - Complexity: O(1) once read (an atomic load); the first use loads every glyph's metrics.
+    var strikeAdvances: StrikeAdvances? {
+        guard strikeID != nil else { return nil }
+        return strikeTable.withObject(orMake: { StrikeTable(StrikeAdvances(path: path, faceIndex: faceIndex)) }) {
+            $0.advances
+        }
     }
 
     deinit {

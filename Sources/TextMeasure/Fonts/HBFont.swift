@@ -47,21 +47,37 @@ final class HBFont: @unchecked Sendable {
     /// The face whose ``FontFace/liveScaledFontCount`` counts this font; nil for the face's own
     /// coverage font (which the face holds, and which would otherwise hold the face).
     private let countedIn: FontFace?
+    /// The strike advances the font's functions read, held for as long as the font.
+    private let advances: StrikeAdvances?
 
-    /// A font of `face` at `scale`, counted in the face's live fonts until it is freed.
-    convenience init(face: FontFace, scale: Int32) {
-        self.init(hbFace: face.face, id: ID(face: face.id, scale: scale), countedIn: face)
+    /// A font of `face` at `scale`, counted in the face's live fonts until it is freed. With
+    /// `strikeAdvances`, a face of bitmap strikes without outlines advances as its strike does (see
+    /// ``StrikeAdvances``: the browser modes), under an identity of its own (``FontFace/strikeID``).
+    convenience init(face: FontFace, scale: Int32, strikeAdvances: Bool = false) {
+        if strikeAdvances, let strikeID = face.strikeID, let advances = face.strikeAdvances {
+            self.init(hbFace: face.face, id: ID(face: strikeID, scale: scale), countedIn: face, advances: advances)
+        } else {
+            self.init(hbFace: face.face, id: ID(face: face.id, scale: scale), countedIn: face, advances: nil)
+        }
     }
 
     /// A font of the HarfBuzz face `hbFace` (which it references until freed), not counted.
     convenience init(hbFace: OpaquePointer, id: ID) {
-        self.init(hbFace: hbFace, id: id, countedIn: nil)
+        self.init(hbFace: hbFace, id: id, countedIn: nil, advances: nil)
     }
 
-    private init(hbFace: OpaquePointer, id: ID, countedIn: FontFace?) {
-        pointer = hb_font_create(hbFace)
+    private init(hbFace: OpaquePointer, id: ID, countedIn: FontFace?, advances: StrikeAdvances?) {
+        let font = hb_font_create(hbFace)!
+        hb_font_set_scale(font, id.scale, id.scale)
+        if let advances {
+            hb_font_make_immutable(font)
+            pointer = advances.subFont(of: font)   // references `font`
+            hb_font_destroy(font)
+        } else {
+            pointer = font
+        }
+        self.advances = advances
         self.id = id
-        hb_font_set_scale(pointer, id.scale, id.scale)
         hb_font_make_immutable(pointer)
         var extents = hb_font_extents_t()
         hb_font_get_h_extents(pointer, &extents)

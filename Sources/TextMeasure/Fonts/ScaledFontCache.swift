@@ -8,7 +8,7 @@ import TextMeasureSupport
 /// a new size costs one allocation here, and then a font for each face a text at that size is shaped
 /// with (the primary only, for Latin text).
 ///
-/// An evicted size's fonts are freed as soon as nothing else holds them: ``fonts(scale:)`` returns
+/// An evicted size's fonts are freed as soon as nothing else holds them: ``fonts(scale:strikeAdvances:)`` returns
 /// the ``ScaledFonts`` object itself, and a preparation holds it while it shapes, so no code ever
 /// uses a freed `hb_font_t`. Shaped text is cached by ``HBFont/ID`` (face id and scale), never by
 /// address, so a size made again after eviction finds its shaped words.
@@ -24,7 +24,8 @@ final class ScaledFontCache: Sendable {
     let faces: [FontFace]
     /// The most sizes kept.
     let capacity: Int
-    private let table: Locked<LRUDictionary<Int32, ScaledFonts>>
+    /// By scale, and in the upper half whether faces of bitmap strikes advance as their strikes do.
+    private let table: Locked<LRUDictionary<Int64, ScaledFonts>>
 
     /// A cache of `faces`' fonts for at most `capacity` sizes (at least 1).
     init(faces: [FontFace], capacity: Int) {
@@ -34,16 +35,19 @@ final class ScaledFontCache: Sendable {
     }
 
     /// The cascade's fonts at `scale` (pixels × `TextStyle.unitsPerPixel`), primary first, each made
-    /// when first asked for. Hold the returned object for as long as any of its fonts' pointers is used.
+    /// when first asked for; with `strikeAdvances` (the browser modes), faces of bitmap strikes advance
+    /// as their strikes do (see ``StrikeAdvances``). Hold the returned object for as long as any of
+    /// its fonts' pointers is used.
     ///
     /// - Complexity: O(1) for a size kept; O(faces) to set up a new size (no font is made then).
-    func fonts(scale: Int32) -> ScaledFonts {
-        if let fonts = table.withLock({ $0.value(for: scale) }) { return fonts }
-        let made = ScaledFonts(faces: faces, scale: scale)
+    func fonts(scale: Int32, strikeAdvances: Bool = false) -> ScaledFonts {
+        let key = Int64(scale) | (strikeAdvances ? 1 << 32 : 0)
+        if let fonts = table.withLock({ $0.value(for: key) }) { return fonts }
+        let made = ScaledFonts(faces: faces, scale: scale, strikeAdvances: strikeAdvances)
         // The evicted size's fonts are returned out of the lock and freed after it is released.
-        let (fonts, _) = table.withLock { table -> (ScaledFonts, [(key: Int32, value: ScaledFonts)]) in
-            if let existing = table.value(for: scale) { return (existing, []) }   // another thread won
-            return (made, table.set(made, for: scale))
+        let (fonts, _) = table.withLock { table -> (ScaledFonts, [(key: Int64, value: ScaledFonts)]) in
+            if let existing = table.value(for: key) { return (existing, []) }   // another thread won
+            return (made, table.set(made, for: key))
         }
         return fonts
     }

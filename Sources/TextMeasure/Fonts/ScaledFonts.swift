@@ -18,18 +18,23 @@ final class ScaledFonts: RandomAccessCollection, @unchecked Sendable {
     let faces: [FontFace]
     /// The scale (pixels × `TextStyle.unitsPerPixel`).
     let scale: Int32
+    /// Whether faces of bitmap strikes advance as their strikes do (the browser modes, see
+    /// ``StrikeAdvances``).
+    let strikeAdvances: Bool
     /// One reference per face, in cascade order.
     private let slots: UnsafeMutablePointer<LazyReference<HBFont>>
     /// The hex-box fonts made (rare: only runs holding a character their font lacks need one), by
     /// face index and digit face (see ``hexBoxFont(at:digits:)``).
     private let hexBoxFonts = Locked<[UInt64: HexBoxFont]>([:])
 
-    /// The fonts of `faces` at `scale`, none made yet.
+    /// The fonts of `faces` at `scale`, none made yet; with `strikeAdvances`, faces of bitmap strikes
+    /// advance as their strikes do.
     ///
     /// - Complexity: O(*n*) in the number of faces, for an allocation of *n* empty references.
-    init(faces: [FontFace], scale: Int32) {
+    init(faces: [FontFace], scale: Int32, strikeAdvances: Bool = false) {
         self.faces = faces
         self.scale = scale
+        self.strikeAdvances = strikeAdvances
         slots = .allocate(capacity: faces.count)
         for index in faces.indices { (slots + index).initialize(to: LazyReference()) }
     }
@@ -91,6 +96,7 @@ final class ScaledFonts: RandomAccessCollection, @unchecked Sendable {
     @inline(__always)
     private func withFont<R>(_ index: Int, _ body: (HBFont) -> R) -> R {
         precondition(index >= 0 && index < faces.count, "font index out of range")
-        return slots[index].withObject(orMake: { HBFont(face: faces[index], scale: scale) }, body)
+        return slots[index].withObject(orMake: { HBFont(face: faces[index], scale: scale, strikeAdvances: strikeAdvances) },
+                                      body)
     }
 }

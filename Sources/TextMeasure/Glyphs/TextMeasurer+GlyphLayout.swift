@@ -15,7 +15,7 @@ extension TextMeasurer {
     /// - Complexity: O(*n*) in the text's length, plus shaping the lines shown.
     package func glyphLayout(of text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> GlyphLayout {
         let measurement = try measure(text, style: style, width: width)
-        let fonts = fonts(scale: style.scale)
+        let fonts = fonts(for: style)
         // A selector of its own (the measurer's is private to it): built from the same cascade, it
         // chooses the same fonts. Drawing is rare enough that its few milliseconds do not matter.
         let tabs = Preparer.tabSpacing(fonts, style: style, unitsPerPixel: style.unitsPerPixel)

@@ -32,7 +32,7 @@ extension TextMeasurer {
         try style.validate()
         try MeasurementLimits.check(width: width)
         let profile = advanceProfile
-        let fonts = fonts(scale: style.scale)
+        let fonts = fonts(for: style)
         var heights = EstimatedLineHeights(Preparer.lineHeights(style, fonts: fonts), fonts: fonts, style: style)
         return profile.typical.withUnsafeBufferPointer { typical in
             profile.maximum.withUnsafeBufferPointer { maximum in

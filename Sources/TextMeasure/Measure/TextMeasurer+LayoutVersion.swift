@@ -33,6 +33,8 @@ extension TextMeasurer {
     /// of a grapheme cluster the first font that has it, as Pango does (a cluster may be drawn in two
     /// fonts), and ends an emoji sequence before a combining mark; 14, the browser modes break around
     /// hyphens as Unicode 16 does (LB20a, LB21a), and a line ending after a cluster whose base is kerned
-    /// with what follows counts the kerning lost also when the cluster ends in a mark.
-    public static let layoutVersion: UInt32 = 14
+    /// with what follows counts the kerning lost also when the cluster ends in a mark; 15, the browser
+    /// modes take a bitmap emoji font's advances from its strike, as Blink does, break neither after a
+    /// VT nor after an FF, and take a combining grapheme joiner for a mark around hyphens.
+    public static let layoutVersion: UInt32 = 15
 }

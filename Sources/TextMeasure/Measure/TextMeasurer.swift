@@ -173,7 +173,7 @@ public final class TextMeasurer: Sendable {
         try style.validate()
         // The preparation uses the fonts' raw pointers: hold the fonts until it is done, whatever the
         // cache of sizes evicts meanwhile.
-        let fonts = fonts(scale: style.scale)
+        let fonts = fonts(for: style)
         return try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> PreparedText in
             try preparer.prepare(text, style: style, fonts: fonts)
         }
@@ -201,7 +201,7 @@ public final class TextMeasurer: Sendable {
         }
         let runs = try resolved.get()
         guard let runs else {
-            let fonts = fonts(scale: style.scale)
+            let fonts = fonts(for: style)
             return try withExtendedLifetime(fonts) { () throws(TextMeasureError) -> PreparedText in
                 try preparer.prepare(string, spans: text.spans, style: style, fonts: fonts)
             }
@@ -273,10 +273,11 @@ public final class TextMeasurer: Sendable {
     /// The most font sizes a measurer keeps HarfBuzz fonts for (least recently used evicted first).
     public static let fontSizeCapacity = 64
 
-    /// The cascade's fonts at `scale`, primary first (each made on its first use at that size; see
-    /// ``fontSizeCapacity``). The caller holds the object while it uses its fonts' pointers.
-    func fonts(scale: Int32) -> ScaledFonts {
-        scaledFonts.fonts(scale: scale)
+    /// The cascade's fonts for `style`'s size and mode, primary first (each made on its first use at
+    /// that size; see ``fontSizeCapacity``). The caller holds the object while it uses its fonts'
+    /// pointers.
+    func fonts(for style: TextStyle) -> ScaledFonts {
+        scaledFonts.fonts(scale: style.scale, strikeAdvances: style.breaking.isBrowser)
     }
 
     /// Measures `text` in `style` at `width` pixels: lines, height, truncation and the range of widths
@@ -305,7 +306,7 @@ public final class TextMeasurer: Sendable {
     /// - Throws: A ``TextMeasureError`` for a value of `style` outside ``MeasurementLimits``.
     public func lineHeight(for style: TextStyle) throws(TextMeasureError) -> Double {
         try style.validate()
-        let fonts = fonts(scale: style.scale)
+        let fonts = fonts(for: style)
         return withExtendedLifetime(fonts) { Preparer.lineHeights(style, fonts: fonts).emptyLineHeight }
     }
 

@@ -18,9 +18,9 @@ import CUnicodeBreak
 /// letters (`תל-אביב`) and after any BA character that follows a Hebrew letter.
 ///
 /// Everything else is ICU's (a pair with a character past ASCII, controls). Hard breaks inside a
-/// paragraph (U+2028, U+2029, NEL, FF, VT: all mandatory for ICU) are ordinary opportunities in a
-/// browser: ``apply(to:bytes:)`` clears their mandatory flag; after a lone CR there is no break at
-/// all (`"Mac\rline"` is one word for Blink).
+/// paragraph (U+2028, U+2029, NEL: all mandatory for ICU) are ordinary opportunities in a browser:
+/// ``apply(to:bytes:)`` clears their mandatory flag; after a lone CR, a VT or an FF there is no break
+/// at all (`"Mac\rline"` and `"aaaa\u{0B}bbbb"` are one word for Blink).
 ///
 /// Measured in Chromium 156 (see `docs/chromium-differences.md`, rules 3, 4, 5, 11, 14 and 19).
 enum BrowserBreakRules {
@@ -53,8 +53,8 @@ enum BrowserBreakRules {
             for i in 1..<count {
                 let current = bytes[i]
                 flags[i] &= ~UInt8(CUB_MANDATORY_BREAK)
-                if previous == 0x0D {
-                    flags[i] &= ~lineBreak              // a lone CR joins what follows (Blink)
+                if previous == 0x0D || previous == 0x0B || previous == 0x0C {
+                    flags[i] &= ~lineBreak              // a lone CR, a VT, an FF join what follows (Blink)
                 } else if isBreakableSpace(current) {
                     flags[i] &= ~lineBreak             // never before a space
                 } else if isBreakableSpace(previous) {

@@ -773,8 +773,7 @@ struct Preparer {
             // start a segment of their own (every CJK character) do not get further.
             let dashEnds: UInt64 = 1 << 0x0A | 1 << 0x3E | 1 << 0x00 | 1 << 0x10 | 1 << 0x12 | 1 << 0x13 | 1 << 0x17
                 | 1 << 0x1D | 1 << 0x2D
-            guard before & 0xC0 == 0x80, dashEnds >> (before & 0x3F) & 1 != 0,
-                  next >= 0x80 || ((next | 0x20) >= 0x61 && (next | 0x20) <= 0x7A) else { return false }
+            guard before & 0xC0 == 0x80, dashEnds >> (before & 0x3F) & 1 != 0 else { return false }
             return followsDash(start, bytes)
         }
 

@@ -35,7 +35,8 @@ struct StyledPreparation {
         let isBrowser = breaking.isBrowser
         styles = runs.styles.map { style in
             let indices = table.cascades[style.face.rawValue]
-            return Style(fonts: table.scaledFonts.fonts(scale: Int32((style.size * Double(units)).rounded())),
+            return Style(fonts: table.scaledFonts.fonts(scale: Int32((style.size * Double(units)).rounded()),
+                                                         strikeAdvances: isBrowser),
                          fontIndices: indices,
                          selector: (isBrowser ? table.browserSelectors : table.selectors)[style.face.rawValue],
                          strut: isBrowser ? .blink(table.faces[indices[0]], size: style.size) : .zero, size: style.size)
