@@ -122,26 +122,19 @@ MEASURED_CSS = (
 )
 
 
+# What escape writes for the characters unescape reads back from a backslash and a letter.
+ESCAPED = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def escape(text):
     r"""The inverse of unescape: \\, \n, \r, \t, and \uXXXX for the invisible characters of the BMP
     (controls, format characters but ZWJ, separators, spaces other than U+0020); the rest literal."""
-    out = []
-    for ch in text:
-        cp = ord(ch)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif cp <= 0xFFFF and cp != 0x200D and (
-                unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or (unicodedata.category(ch) == "Zs" and ch != " ")):
-            out.append(f"\\u{cp:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+    def escaped(ch):
+        if ch in ESCAPED:
+            return ESCAPED[ch]
+        invisible = unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or (unicodedata.category(ch) == "Zs" and ch != " ")
+        return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF and ch != "\u200d" and invisible else ch
+    return "".join(escaped(ch) for ch in text)
 
 
 def unescape(line):
