@@ -36,7 +36,7 @@ import Darwin
 /// (`hb_face_make_immutable`, `hb_font_make_immutable`), which HarfBuzz documents as safe to use from
 /// many threads at once; the count of live fonts is atomic. FreeType is used only while validating, on
 /// a library that never leaves `FontValidator`, and once per bitmap emoji face to read its strike's
-/// advances (``StrikeAdvances``), on a library of its own, inside the face's `LazyReference`.
+/// advances (`StrikeAdvances`), on a library of its own, inside the face's `LazyReference`.
 public final class FontFace: @unchecked Sendable {
     // @unchecked: every stored property is a constant, an immutable HarfBuzz object, an atomic or a
     // LazyReference (atomic, holding an immutable HBFont).
