@@ -1233,3 +1233,119 @@ void cub_browser_hyphen_breaks(const char *utf8, int32_t length, uint8_t *flags,
         i += size;
     }
 }
+
+// ---- Quotation marks between East Asian characters (the browser modes) ----
+//
+// Unicode 15.1's UAX #14 split LB19 so that a quotation mark that opens or closes (general category
+// Pi or Pf) no longer glues East Asian text together:
+//   LB19   × [QU - Pi]        [QU - Pf] ×
+//   LB19a  [^EA] × QU         × QU ([^EA] | eot)        QU × [^EA]        (sot | [^EA]) QU ×
+// where EA is East_Asian_Width F, W or H. So a line may break before "“" and after "”" when East
+// Asian characters stand on both sides (他说|“我们”|然后), which Chinese text does constantly, and
+// nowhere around "\"" or "'". Debian's ICU 72 (Unicode 15.0) has LB19 as × QU and QU ×. The rules
+// before LB19 still hold: no break after an opening bracket (LB14, "「“"), nor before what LB13 and
+// LB21 keep with what precedes it ("”。", "”ー" under line-break: strict). Measured in Chromium 156
+// (see docs/chromium-differences.md, rule 21; Tests/Fixtures/chromium/quote-breaks.tsv).
+
+// Whether `c` is a quotation mark of class QU that opens (1) or closes (2): Pi or Pf. 0 otherwise.
+static inline int quote_kind(uint32_t c) {
+    switch (c) {
+    case 0x00AB: case 0x2018: case 0x201B: case 0x201C: case 0x201F: case 0x2039: case 0x2E02: case 0x2E04:
+    case 0x2E09: case 0x2E0C: case 0x2E1C: case 0x2E20:
+        return 1;
+    case 0x00BB: case 0x2019: case 0x201D: case 0x203A: case 0x2E03: case 0x2E05: case 0x2E0A: case 0x2E0D:
+    case 0x2E1D: case 0x2E21:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+static inline int is_east_asian(uint32_t c) {
+    int32_t ea = u_getIntPropertyValue((UChar32)c, UCHAR_EAST_ASIAN_WIDTH);
+    return ea == U_EA_FULLWIDTH || ea == U_EA_WIDE || ea == U_EA_HALFWIDTH;
+}
+
+static inline int takes_no_marks(int32_t lb) {
+    return lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
+        || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE;
+}
+
+// The character ending at byte `end` with its marks folded into it (LB9), in `*c` and `*lb`; 0 at
+// the start of the text. Marks after a space or a break, or at the start, are an AL (LB10).
+static int character_before(const unsigned char *bytes, int32_t end, uint32_t *c, int32_t *lb) {
+    int marks = 0;
+    while (end > 0) {
+        int32_t start = end - 1, size;
+        while (start > 0 && (bytes[start] & 0xC0) == 0x80) start--;
+        uint32_t ch = decode_utf8(bytes + start, &size);
+        int32_t class = line_break_class(ch);
+        if (class == U_LB_COMBINING_MARK || class == U_LB_ZWJ) { marks = 1; end = start; continue; }
+        if (marks && takes_no_marks(class)) break;
+        *c = ch;
+        *lb = class;
+        return 1;
+    }
+    if (!marks) return 0;
+    *c = 'a';
+    *lb = U_LB_ALPHABETIC;
+    return 1;
+}
+
+// Where the marks after byte `start` end: the next character's first byte (LB9 folds them into what
+// they follow).
+static int32_t skip_marks(const unsigned char *bytes, int32_t length, int32_t start) {
+    while (start < length) {
+        int32_t size;
+        int32_t class = line_break_class(decode_utf8(bytes + start, &size));
+        if (class != U_LB_COMBINING_MARK && class != U_LB_ZWJ) break;
+        start += size;
+    }
+    return start;
+}
+
+// Whether a line may break between a closing quotation mark and an East Asian character of class
+// `lb` after it, as far as the rules before LB19a are concerned: not before what LB11, LB12a, LB13,
+// LB21 and LB22 keep with what precedes it.
+static int breaks_after_closing_quote(int32_t lb, int strict) {
+    switch (lb) {
+    case U_LB_CLOSE_PUNCTUATION: case U_LB_CLOSE_PARENTHESIS: case U_LB_EXCLAMATION: case U_LB_INFIX_NUMERIC:
+    case U_LB_BREAK_SYMBOLS: case U_LB_BREAK_AFTER: case U_LB_HYPHEN: case U_LB_NONSTARTER: case U_LB_INSEPARABLE:
+    case U_LB_GLUE: case U_LB_WORD_JOINER: case U_LB_ZWSPACE: case U_LB_SPACE: case U_LB_QUOTATION:
+    case U_LB_MANDATORY_BREAK: case U_LB_CARRIAGE_RETURN: case U_LB_LINE_FEED: case U_LB_NEXT_LINE:
+        return 0;
+    case U_LB_CONDITIONAL_JAPANESE_STARTER:
+        return !strict;
+    default:
+        return 1;
+    }
+}
+
+void cub_browser_quote_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness) {
+    const unsigned char *bytes = (const unsigned char *)utf8;
+    int strict = strictness != CUB_STRICTNESS_NORMAL;
+    // Every Pi and Pf quotation mark starts with 0xC2 (U+00AB, U+00BB) or 0xE2 (U+2018…, U+2E02…).
+    static const unsigned char leads[] = {0xC2, 0xE2};
+    const unsigned char *end = bytes + length;
+    for (size_t k = 0; k < sizeof leads; k++) {
+        for (const unsigned char *p = memchr(bytes, leads[k], (size_t)length); p != NULL;
+             p = p + 1 < end ? memchr(p + 1, leads[k], (size_t)(end - p - 1)) : NULL) {
+            if (end - p < (leads[k] == 0xC2 ? 2 : 3)) break;
+            int32_t at = (int32_t)(p - bytes), size;
+            int kind = quote_kind(decode_utf8(p, &size));
+            if (kind == 0 || at == 0) continue;
+            uint32_t before, after;
+            int32_t before_class;
+            if (!character_before(bytes, at, &before, &before_class) || !is_east_asian(before)) continue;
+            int32_t next = skip_marks(bytes, length, at + size);
+            if (next >= length) continue;
+            after = decode_utf8(bytes + next, &size);
+            if (!is_east_asian(after)) continue;
+            if (kind == 1) {
+                if (before_class != U_LB_OPEN_PUNCTUATION) flags[at] |= CUB_LINE_BREAK;     // LB14 first
+            } else if (breaks_after_closing_quote(line_break_class(after), strict)) {
+                flags[next] |= CUB_LINE_BREAK;
+            }
+        }
+    }
+}

@@ -113,6 +113,20 @@ struct BrowserBreakingTests {
         #expect(try lines("x\u{A0}\u{301}-абвгд", size: 13, width: 40) == ["x\u{A0}\u{301}-абв", "гд"])
     }
 
+    /// Chromium's ICU lets a line break before an opening quotation mark and after a closing one
+    /// between East Asian characters (Unicode 15.1, LB19a); Pango and ICU 72 keep them with both
+    /// neighbours. Not after an opening bracket, nor around "\"", nor beside Latin (every pair:
+    /// `LineBreakMatrixTests`).
+    @Test func quotationMarksBreakBetweenEastAsianCharacters() throws {
+        let text = "他说“我们明天去北京看看”然后走了。她问“为什么”"
+        #expect(try lines(text, size: 17, width: 120) == ["他说“我们明天", "去北京看看”然", "后走了。她问", "“为什么”"])
+        #expect(try lines(text, size: 17, width: 120, .pango) == ["他说“我们明天", "去北京看看”然", "后走了。她", "问“为什么”"])
+        #expect(try lines("问。“为什么”", size: 17, width: 45) == ["问。", "“为什", "么”"])
+        #expect(try lines("「“为什么”", size: 17, width: 45) == ["「“为", "什么”"])
+        #expect(try lines("他说\"我们\"然后", size: 17, width: 45) == ["他", "说\"我", "们\"然", "后"])
+        #expect(try lines("ab“我们”", size: 17, width: 45) == ["ab“我", "们”"])
+    }
+
     /// Blink breaks neither after a VT nor after an FF (ICU: mandatory breaks), as after a lone CR.
     @Test func noBreakAfterAVerticalTabOrAFormFeed() throws {
         #expect(try lines("aaaa\u{0C}bbbb", size: 13, width: 40) == ["aaaa\u{0C}b", "bbb"])

@@ -58,6 +58,21 @@ struct PangoDifferentialTests {
                 "\(comparison.summary); all disagreements in .build/pango-hyphens-disagreements.txt")
     }
 
+    /// Texts with quotation marks, most of them East Asian (`Tests/Corpus/quotes.txt`), on the grid of
+    /// its Chromium fixture: Pango keeps every quotation mark with both neighbours, as Unicode 15.0
+    /// does, where the browser modes break between East Asian characters. Measured: all 4,000 line
+    /// counts and heights.
+    @Test("Quotation marks break as in Pango")
+    func quotationMarksBreakAsInPango() throws {
+        let texts = Fixtures.corpus(named: "quotes.txt")
+        #expect(texts.count == 400)
+        let cases = PangoReference.cases(texts: texts, sizes: [13, 17], widths: [40, 64, 100, 160, 240])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-quotes-disagreements.txt")
+        print("Pango agreement, quotes corpus: \(comparison.summary)")
+        #expect(comparison.agreements == comparison.total && comparison.heightAgreements == comparison.total,
+                "\(comparison.summary); all disagreements in .build/pango-quotes-disagreements.txt")
+    }
+
     /// Command lines and other words that start with a hyphen-minus: Pango breaks after the hyphen
     /// before a letter even where a space or the paragraph's start comes before it (ICU keeps the
     /// two together there; see `break_after_word_initial_hyphens`), after U+2010 HYPHEN too, and never

@@ -83,6 +83,15 @@ int32_t cub_pango_dictionary_breaks(const char *utf8, int32_t length, uint8_t *f
 /// Thread-safe.
 void cub_browser_hyphen_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
 
+/// Lets a line break before an opening quotation mark (general category Pi, class QU: "“", "‘", "«")
+/// and after a closing one (Pf: "”", "’", "»") with East Asian characters (East_Asian_Width F, W, H)
+/// on both sides, as Unicode 15.1's LB19a, which Chromium's ICU follows, does (Debian's ICU 72 keeps
+/// every quotation mark with both neighbours): `flags[0...length]` as `cub_analyze_with` left them for
+/// `strictness`. Not after an opening bracket, nor before a character LB13, LB21 or LB22 keep with
+/// what precedes it. Only `CUB_LINE_BREAK` changes; only the quotation marks' neighbours are looked at.
+/// Thread-safe.
+void cub_browser_quote_breaks(const char *utf8, int32_t length, uint8_t *flags, int32_t strictness);
+
 /// Whether the scalar at byte `hyphen` of the `length` bytes of UTF-8 at `utf8` is a dash of UAX #14
 /// class HH (Unicode 16: U+058A, U+05BE, U+1400, U+2010, U+2012, U+2013, U+2E17, U+2E40, U+2E5D,
 /// U+10EAD) ending at byte `next`, where a letter LB20a keeps with a word-initial hyphen starts (AL,

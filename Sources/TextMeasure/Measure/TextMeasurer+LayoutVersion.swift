@@ -35,6 +35,8 @@ extension TextMeasurer {
     /// hyphens as Unicode 16 does (LB20a, LB21a), and a line ending after a cluster whose base is kerned
     /// with what follows counts the kerning lost also when the cluster ends in a mark; 15, the browser
     /// modes take a bitmap emoji font's advances from its strike, as Blink does, break neither after a
-    /// VT nor after an FF, and take a combining grapheme joiner for a mark around hyphens.
-    public static let layoutVersion: UInt32 = 15
+    /// VT nor after an FF, and take a combining grapheme joiner for a mark around hyphens; 16, the
+    /// browser modes break before an opening and after a closing quotation mark between East Asian
+    /// characters, as Unicode 15.1 does (LB19a).
+    public static let layoutVersion: UInt32 = 16
 }

@@ -15,14 +15,16 @@ import CUnicodeBreak
 /// Around hyphens, Chromium's ICU follows Unicode 16's rules where Debian's ICU 72 has older ones
 /// (`cub_browser_hyphen_breaks`): "-" and the dashes of class HH keep a word-initial hyphen with the
 /// letter after it, Hebrew letters included, and a line may break after a hyphen between two Hebrew
-/// letters (`תל-אביב`) and after any BA character that follows a Hebrew letter.
+/// letters (`תל-אביב`) and after any BA character that follows a Hebrew letter. Around quotation
+/// marks it follows Unicode 15.1 (`cub_browser_quote_breaks`): a line may break before an opening
+/// quotation mark and after a closing one that stand between East Asian characters (`他说|“我们”|然后`).
 ///
 /// Everything else is ICU's (a pair with a character past ASCII, controls). Hard breaks inside a
 /// paragraph (U+2028, U+2029, NEL: all mandatory for ICU) are ordinary opportunities in a browser:
 /// ``apply(to:bytes:)`` clears their mandatory flag; after a lone CR, a VT or an FF there is no break
 /// at all (`"Mac\rline"` and `"aaaa\u{0B}bbbb"` are one word for Blink).
 ///
-/// Measured in Chromium 156 (see `docs/chromium-differences.md`, rules 3, 4, 5, 11, 14 and 19).
+/// Measured in Chromium 156 (see `docs/chromium-differences.md`, rules 3, 4, 5, 11, 14, 19 and 21).
 enum BrowserBreakRules {
     private static let first: UInt8 = 0x21
     private static let last: UInt8 = 0x7F
@@ -41,6 +43,7 @@ enum BrowserBreakRules {
         // First, so that Blink's pair table below has the last word on "-" before ASCII.
         bytes.withMemoryRebound(to: CChar.self) {
             cub_browser_hyphen_breaks($0.baseAddress, Int32(count), flags.baseAddress, strictness)
+            cub_browser_quote_breaks($0.baseAddress, Int32(count), flags.baseAddress, strictness)
         }
         guard count > 1 else {
             if count == 1 { flags[1] &= ~UInt8(CUB_MANDATORY_BREAK) }
