@@ -100,6 +100,21 @@ struct ChromiumDifferentialTests {
         #expect(all.heights == 4_000, "\(all.heights)/\(all.total) heights; disagreements in .build/chromium-quotes-disagreements.txt")
     }
 
+    /// Control characters between letters of several scripts and emoji (`Tests/Corpus/controls.txt`,
+    /// made by `Tools/corpus/make_controls.py`): Blink draws each with the first font that maps it
+    /// (rule 4). Measured: 1,788 line counts and heights of 1,800 (with controls following their
+    /// neighbours' font, 1,437 and 1,053); the 12 left are a lone CR or FF after a cluster wider than
+    /// the line, which Chromium keeps on that line.
+    @Test("`.browser` agrees with Chromium on control characters")
+    func linesAndHeightsAgreeWithChromiumOnControlCharacters() throws {
+        let cases = try Self.cases(corpus: "controls")
+        #expect(cases.count == 1_800)
+        let tally = try Self.compare(cases, report: "chromium-controls-disagreements.txt")
+        let all = try #require(tally["all"])
+        #expect(all.lines >= 1_788, "\(all.lines)/\(all.total) line counts; disagreements in .build/chromium-controls-disagreements.txt")
+        #expect(all.heights >= 1_788, "\(all.heights)/\(all.total) heights; disagreements in .build/chromium-controls-disagreements.txt")
+    }
+
     /// Lays every case out in ``LineBreaking/browser`` (each text prepared once per size); returns the
     /// agreeing line counts and heights per dominant script and overall ("all"), and writes the
     /// summary and every disagreement to `.build/<report>`.

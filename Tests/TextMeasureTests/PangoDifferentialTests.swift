@@ -73,6 +73,19 @@ struct PangoDifferentialTests {
                 "\(comparison.summary); all disagreements in .build/pango-quotes-disagreements.txt")
     }
 
+    /// Control characters between letters of several scripts and emoji (`Tests/Corpus/controls.txt`),
+    /// on the grid of its Chromium fixture: Pango draws them as hex boxes in their neighbours' font.
+    @Test("Control characters as in Pango")
+    func controlCharactersAsInPango() throws {
+        let texts = Fixtures.corpus(named: "controls.txt")
+        #expect(texts.count == 120)
+        let cases = PangoReference.cases(texts: texts, sizes: [11, 13, 17, 24, 31], widths: [20, 40, 300])
+        let comparison = try PangoReference.compare(cases, reportName: "pango-controls-disagreements.txt")
+        print("Pango agreement, controls corpus: \(comparison.summary)")
+        #expect(comparison.agreements >= 1_738 && comparison.heightAgreements >= 1_710,
+                "\(comparison.summary); all disagreements in .build/pango-controls-disagreements.txt")
+    }
+
     /// Command lines and other words that start with a hyphen-minus: Pango breaks after the hyphen
     /// before a letter even where a space or the paragraph's start comes before it (ICU keeps the
     /// two together there; see `break_after_word_initial_hyphens`), after U+2010 HYPHEN too, and never

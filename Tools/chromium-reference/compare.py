@@ -151,7 +151,10 @@ def run_pango(cases):
         styled = any(spans for *_, spans in cases)
         data = "".join(f"{s}\t{w}\t{chromium_lines.tsv_escape(t)}"
                        + (f"\t{chromium_lines.spans_field(spans)}" if spans else "") + "\n" for t, s, w, spans in cases)
-        run = subprocess.run(["nice", "-n", "10", exe, *(pango_style_options() if styled else []), *fonts],
+        # Pango draws hex boxes' digits in the family fontconfig matches for `monospace`: the mono faces
+        # must be known to it for plain text too (as PangoReference passes them).
+        mono = ["--face", os.path.join(ROOT, "Fonts", chromium_lines.MONO_FILE)]
+        run = subprocess.run(["nice", "-n", "10", exe, *(pango_style_options() if styled else mono), *fonts],
                              input=data, capture_output=True, text=True, check=True)
     answers = []
     for line in run.stdout.splitlines():

@@ -50,7 +50,9 @@ struct Run {
 /// them (see ``HexBoxFont``).
 ///
 /// With ``choosesFontPerCharacter`` (the browser modes), as Blink does for a `font-family` list: a
-/// space takes the first font that has it, like any other character, and only a cluster holding
+/// space and a control character (but tab and line feed) take the first font that has them, like any
+/// other character (a C0 control NanumGothic's blank glyph, 0.28 em; DEL and the C1 controls Noto Sans
+/// Symbols 2's empty one, whose extent the line then reaches), and only a cluster holding
 /// U+FE0F asks for a color font first (an emoji without it takes the first font that covers it,
 /// a text glyph if a text font comes first).
 ///
@@ -227,7 +229,9 @@ struct Itemizer {
             // ASCII: no emoji, Latin or Common script, the font from a table.
             // Pango's white space (`g_unichar_isspace`) hangs at a line's end: a form feed too.
             let isSpace = first == 0x20 || first == 0x09 || (first == 0x0C && !choosesFontPerCharacter)
-            let isNeutral = (isSpace && !choosesFontPerCharacter) || first < 0x20 || first == 0x7F
+            let isControl = first < 0x20 || first == 0x7F
+            // Blink gives a control but tab and line feed the first font that has it, as any character.
+            let isNeutral = choosesFontPerCharacter ? first == 0x09 || first == 0x0A : isSpace || isControl
             let isLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
             let font = isNeutral ? nil : selector.firstCovering(first)
             var coverage = Coverage.covered
@@ -252,7 +256,8 @@ struct Itemizer {
         }
         let properties = Int(cub_scalar_properties(first))
         let isSpace = isLone && properties & CUB_HANGING_SPACE != 0
-        let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0 && !(isSpace && choosesFontPerCharacter)
+        let isNeutral = isLone && properties & CUB_FONT_NEUTRAL != 0
+            && !(choosesFontPerCharacter && (isSpace || (first >= 0x80 && first <= 0x9F)))
         let isEmoji = !isNeutral && isEmojiPresentation(bytes, start, end, first: first, properties: properties)
         let choice = isNeutral ? nil : chooseFont(bytes, start, end, first: first, isLone: isLone, isEmoji: isEmoji,
                                                   selector: selector)

@@ -37,6 +37,7 @@ extension TextMeasurer {
     /// modes take a bitmap emoji font's advances from its strike, as Blink does, break neither after a
     /// VT nor after an FF, and take a combining grapheme joiner for a mark around hyphens; 16, the
     /// browser modes break before an opening and after a closing quotation mark between East Asian
-    /// characters, as Unicode 15.1 does (LB19a).
-    public static let layoutVersion: UInt32 = 16
+    /// characters, as Unicode 15.1 does (LB19a); 17, the browser modes give a control character the
+    /// first font that maps it, as Blink does.
+    public static let layoutVersion: UInt32 = 17
 }
