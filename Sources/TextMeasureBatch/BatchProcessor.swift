@@ -439,7 +439,8 @@ package struct BatchProcessor: Sendable {
         }
         if at.maxLines >= 0 {
             guard case .int(let value) = fields[at.maxLines].1 else {
-                return .failed(Self.error("\"maxLines\" must be an integer", extras))
+                let range = "from \(MeasurementLimits.maxLines.lowerBound) (unlimited) to \(MeasurementLimits.maxLines.upperBound)"
+                return .failed(Self.error(Self.notAnInteger("\"maxLines\"", fields[at.maxLines].1, range: range), extras))
             }
             maxLines = value
         }
@@ -458,6 +459,25 @@ package struct BatchProcessor: Sendable {
         }
         return request(text: text, width: width, size: size, maxLines: maxLines, breaking: breaking, spans: spans,
                        extras: extras)
+    }
+
+    /// The error for an integer field (`"maxLines"`, a span's `"start"` and `"end"`) whose value is not
+    /// one: a number with a fraction or an exponent (`2.5`, `2.0`, `1e3`: JSON does not tell them
+    /// apart from integers, but the batch takes integers only as written) is named with the range, a
+    /// number beyond 64 bits is out of range, and any other value is of the wrong type.
+    ///
+    /// - Parameters:
+    ///   - field: The field as the message names it (`"\"maxLines\""`).
+    ///   - value: Its value.
+    ///   - range: The integers allowed (`from 0 (unlimited) to 2147483647`).
+    /// - Returns: The message.
+    static func notAnInteger(_ field: String, _ value: JSONValue, range: String) -> String {
+        guard case .number(let number) = value else { return "\(field) must be an integer \(range)" }
+        if number.rounded() == number && abs(number) >= 0x1p63 {
+            // Written as an integer or not, too large for any range the batch has.
+            return "\(field) \(number) is out of range: must be an integer \(range)"
+        }
+        return "\(field) \(number) is not an integer: must be an integer \(range), written without a fraction or an exponent"
     }
 
     /// A message naming what is wrong with a `"spans"` value.
@@ -487,7 +507,8 @@ package struct BatchProcessor: Sendable {
             func integer(_ name: String) -> Result<Int, SpanError> {
                 guard let value = field(name) else { return .failure(SpanError(message: "\"spans[\(index)].\(name)\" is missing")) }
                 guard case .int(let integer) = value else {
-                    return .failure(SpanError(message: "\"spans[\(index)].\(name)\" must be an integer"))
+                    let range = name == "end" ? "from 0 to the text's count of Unicode scalars" : "from 0"
+                    return .failure(SpanError(message: notAnInteger("\"spans[\(index)].\(name)\"", value, range: range)))
                 }
                 return .success(integer)
             }

@@ -14,7 +14,8 @@ struct StoreCommand: ParsableCommand {
             upgrade, say). export: write a copy to COPY (a new file) that holds every row on its own, safe \
             while other processes write (copying the .sqlite file is not: its latest rows may be in its \
             -wal); from a postgres:// store the copy is a SQLite file too, and a postgres:// COPY gets every \
-            row added to its table (warming a shared database from a file). Runs textmeasure-store \
+            row added to its table (warming a shared database from a file). A store file must exist: \
+            none of these creates one (a missing file is an error). Runs textmeasure-store \
             (`swift build -c release --product textmeasure-store`).
             """)
 

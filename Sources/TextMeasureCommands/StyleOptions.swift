@@ -38,10 +38,15 @@ package struct StyleOptions: ParsableArguments {
     @Option(name: .customLong("max-lines"), help: "Most lines shown; 0 = unlimited.")
     package var maxLines: Int = 0
 
-    @Option(name: .customLong("line-height"), help: "Fixed line height in pixels (default: the primary font's).")
+    @Option(name: .customLong("line-height"), help: """
+        Fixed line height in pixels (default: the natural line height, each line as tall as the fonts \
+        on it make it).
+        """)
     package var lineHeight: Double?
 
-    @Option(name: .customLong("line-height-multiple"), help: "Line height as a multiple of the size.")
+    @Option(name: .customLong("line-height-multiple"), help: """
+        Line height as a multiple of the size (default: the natural line height, as for --line-height).
+        """)
     package var lineHeightMultiple: Double?
 
     @Option(help: ArgumentHelp("""

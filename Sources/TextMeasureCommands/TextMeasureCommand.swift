@@ -24,10 +24,12 @@ package struct TextMeasureCommand: ParsableCommand {
         BundledMeasurer.preload()
         // A bare `textmeasure batch`, as scripts and pipelines call it: nothing to parse, so
         // ArgumentParser is not set up at all (it was half of the process's start-up instructions).
-        // Errors are reported as ArgumentParser reports them.
+        // Its options are the parsed command's defaults, and the store is what `--store` would
+        // default to: $TEXTMEASURE_STORE (`BatchCommand.run`). Errors are reported as ArgumentParser
+        // reports them.
         if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "batch" {
             do {
-                try BatchRun().run()
+                try BatchRun(store: HeightStoreAccess.location(option: nil)).run()
                 return
             } catch {
                 exit(withError: error)

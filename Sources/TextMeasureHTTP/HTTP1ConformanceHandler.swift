@@ -16,7 +16,13 @@ import TextMeasureBatch
 ///   written; an HTTP/1.0 request with keep-alive gets `Connection: keep-alive`, which an HTTP/1.0
 ///   client needs to keep the connection. Responses say `HTTP/1.1`, the server's version, as RFC 9110
 ///   §6.2 asks of a server whatever the request's minor version;
-/// - a head the decoder cannot read gets the JSON 400 the endpoint uses, instead of an empty body.
+/// - a head the decoder cannot read gets the JSON 400 the endpoint uses, instead of an empty body;
+/// - an HTTP/1.1 request with `Expect: 100-continue` and a body (a `Content-Length` above 0, or
+///   chunked) gets `HTTP/1.1 100 Continue` as soon as its head is accepted, or, when answers to
+///   requests before it are still owed, as soon as they are written (an interim answer must not come
+///   before them); not once its body has begun to arrive, and never to a request refused here, whose
+///   final answer says it all (RFC 9110 §10.1.1). Hummingbird sends none, and a client waits for it
+///   (curl for a second) before it sends the body.
 ///
 /// A refused request is answered here, as `{"error": "<why>"}` with `Connection: close`, and never
 /// reaches the routes; the connection is closed after it, and what follows on it is not read (its
@@ -60,6 +66,9 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var discardsInput = false
     /// Whether the request being read is the last one the connection reads.
     private var readingLastRequest = false
+    /// Whether the last request in ``replies`` (the one being read) waits for `100 Continue` until
+    /// the answers before it are written.
+    private var owesContinue = false
 
     /// A handler counting its refusals in `metrics`.
     init(metrics: ServerMetrics?) {
@@ -106,9 +115,13 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
             let keepsAlive = head.isKeepAlive
             replies.append(!keepsAlive ? .close : Self.isBefore11(head.version) ? .keepAlive : .asMade)
             readingLastRequest = !keepsAlive
+            if Self.expectsContinue(head) {
+                if replies.count == 1 { writeContinue(context: context) } else { owesContinue = true }
+            }
         case .body:
-            break
+            owesContinue = false   // the client did not wait for it
         case .end:
+            owesContinue = false
             if readingLastRequest { stopReading(context: context) }
         }
         context.fireChannelRead(data)
@@ -134,8 +147,13 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
             replies.removeFirst()
             guard reply == .close else {
                 context.write(data, promise: promise)
-                // The next reply may be a refusal that waited for this one.
+                // The next reply may be a refusal that waited for this one, or the request being read
+                // may wait for its `100 Continue`.
                 if case .refuse? = replies.first { refuse(context: context) }
+                if owesContinue && replies.count == 1 {
+                    owesContinue = false
+                    writeContinue(context: context)
+                }
                 return
             }
             let written = context.eventLoop.makePromise(of: Void.self)
@@ -156,6 +174,26 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
         stopReading(context: context)
         replies.append(.refuse(status: .badRequest, message: "not an HTTP/1 request: \(error)", path: "other"))
         refuse(context: context)
+    }
+
+    /// Whether a request with this head asks for `100 Continue` before it sends its body: HTTP/1.1 or
+    /// later (an HTTP/1.0 client's expectation is ignored, RFC 9110 §10.1.1), `Expect: 100-continue`
+    /// (any case), and a body to come.
+    ///
+    /// - Parameter head: The request head as decoded, let through by ``refusal(of:)``.
+    /// - Returns: Whether to answer `100 Continue`.
+    /// - Complexity: O(*h*) in the head's header lines.
+    static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+        guard !isBefore11(head.version),
+              head.headers["expect"].contains(where: { Substring($0).trimmingSpaces.lowercased() == "100-continue" })
+        else { return false }
+        if head.headers.contains(name: "transfer-encoding") { return true }
+        return head.headers["content-length"].contains { Int(Substring($0).trimmingSpaces).map { $0 > 0 } ?? false }
+    }
+
+    /// Writes `HTTP/1.1 100 Continue`: an interim answer, before the final one of the request being read.
+    private func writeContinue(context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
     }
 
     /// Reads nothing more from the connection, and says so to the handlers before this one.

@@ -2,8 +2,8 @@ import Hummingbird
 
 /// Answers the errors the router throws (404 for a path it does not know, any other
 /// `HTTPResponseError`) with the JSON shape of the endpoint's own errors, `{"error": "<why>"}`, instead
-/// of an empty body; a known path asked with another method gets 405 with an `Allow` header (the
-/// router itself answers 404 for it).
+/// of an empty body; a known path asked with another method gets 405 with an `Allow` header listing
+/// the methods it takes (`GET, HEAD` for a route of `GET`; the router itself answers 404 for it).
 ///
 /// Thread safety: `Sendable`; it holds nothing.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -12,10 +12,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             let path = request.uri.path
-            if error.status == .notFound, let method = MeasureServer.routes[path] {
+            if error.status == .notFound, let methods = MeasureServer.routes[path] {
+                let names = methods.map(\.rawValue)
                 var response = MeasureServer.json(405, MeasureEndpoint.error(
-                    405, "\(path) takes \(method.rawValue), not \(request.method.rawValue)").body)
-                response.headers[.allow] = method.rawValue
+                    405, "\(path) takes \(names.joined(separator: " or ")), not \(request.method.rawValue)").body)
+                response.headers[.allow] = names.joined(separator: ", ")
                 return response
             }
             let message = error.status == .notFound ? "no such path: \(path)" : error.status.reasonPhrase

@@ -11,6 +11,7 @@ import TextMeasureBatch
 /// - `POST /v1/measure`: one batch item or an array of them (see ``MeasureEndpoint``);
 /// - `GET /healthz`: `{"status":"ok"}` while the server runs;
 /// - `GET /metrics`: Prometheus text format (see ``ServerMetrics``);
+/// - `HEAD` of `/healthz` and `/metrics`: the status and headers `GET` gives, no body;
 /// - `GET` and `HEAD` of the files of its ``staticFolders`` (`textmeasure serve`: the web demo under
 ///   `/demo/`, the bundled fonts under `/fonts/`), with caching headers (``StaticFilesMiddleware``).
 ///
@@ -81,8 +82,11 @@ package struct MeasureServer: Sendable {
     /// server gets to it; it costs the kernel a socket, not the server's memory.
     static let backlog = 4_096
 
-    /// The routes and the method each takes: for the metrics' path labels and 405's `Allow`.
-    static let routes: [String: HTTPRequest.Method] = ["/v1/measure": .post, "/healthz": .get, "/metrics": .get]
+    /// The routes and the methods each takes: for the metrics' path labels and 405's `Allow`. A route
+    /// that takes `GET` takes `HEAD` too (RFC 9110 §9.3.2): the same status and headers, no body.
+    static let routes: [String: [HTTPRequest.Method]] = [
+        "/v1/measure": [.post], "/healthz": [.get, .head], "/metrics": [.get, .head],
+    ]
 
     /// The path label of a request to `path`: the route, or `other` for a path no route has (so that a
     /// scanner trying paths cannot grow the metrics' labels without bound).
@@ -102,12 +106,16 @@ package struct MeasureServer: Sendable {
         })
         router.add(middleware: JSONErrorMiddleware())
         if !staticFolders.isEmpty { router.add(middleware: StaticFilesMiddleware(folders: staticFolders)) }
-        router.get("healthz") { _, _ in Self.json(200, "{\"status\":\"ok\"}") }
-        router.get("metrics") { [metrics] _, _ in
+        let health = { @Sendable in Self.json(200, "{\"status\":\"ok\"}") }
+        let exposition = { @Sendable [metrics] in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
+        router.get("healthz") { _, _ in health() }
+        router.head("healthz") { _, _ in Self.withoutBody(health()) }
+        router.get("metrics") { _, _ in exposition() }
+        router.head("metrics") { _, _ in Self.withoutBody(exposition()) }
         router.post("v1/measure") { request, _ in try await measure(request) }
         return router
     }
@@ -183,6 +191,16 @@ package struct MeasureServer: Sendable {
         }
         metrics.recordItems(measured: reply.measured, failed: reply.failed)
         return Self.json(reply.status, bytes: reply.bytes)
+    }
+
+    /// The answer to `HEAD`: `response`'s status and headers, with the `Content-Length` of its body,
+    /// and no body (RFC 9110 §9.3.2).
+    static func withoutBody(_ response: Response) -> Response {
+        var headers = response.headers
+        if headers[.contentLength] == nil, let length = response.body.contentLength {
+            headers[.contentLength] = String(length)
+        }
+        return Response(status: response.status, headers: headers)
     }
 
     static func json(_ status: Int, bytes: [UInt8]) -> Response {

@@ -1,8 +1,12 @@
 import Hummingbird
+import NIOCore
+import NIOHTTP1
 
 /// Records every request's route, status and latency in ``ServerMetrics``, errors included (a 404
 /// for an unknown path, a 413 thrown by the body reader), and counts it as in flight until its
-/// response is made.
+/// response is made. A request whose connection closed or failed before its body was read whole (a
+/// client gone mid-body: ``isConnectionLoss(_:)``) gets no response, and is counted as aborted
+/// (``ServerMetrics/recordAborted(path:)``), not as the 500 Hummingbird would have made of the error.
 ///
 /// The latency runs to the response, whose body every route makes as one buffer. Unknown paths share the
 /// label `other`, and the files of a static folder its prefix (`/demo/`), so that a scanner trying paths
@@ -25,9 +29,30 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             metrics.recordRequest(path: path, status: response.status.code, duration: clock.now - start)
             return response
         } catch {
-            let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            metrics.recordRequest(path: path, status: status, duration: clock.now - start)
+            if Self.isConnectionLoss(error) {
+                metrics.recordAborted(path: path)
+            } else {
+                let status = (error as? any HTTPResponseError)?.status.code ?? 500
+                metrics.recordRequest(path: path, status: status, duration: clock.now - start)
+            }
             throw error
+        }
+    }
+
+    /// Whether `error`, thrown by a route, says that the request's connection ended before the request
+    /// was read whole: NIO's decoder meeting the end of the input mid-request, a connection reset or
+    /// closed. Nothing can be answered on it, so it is no answer's status.
+    ///
+    /// - Parameter error: What the route threw (its body reader's error, passed on).
+    /// - Returns: Whether the request was cut off by its connection.
+    /// - Complexity: O(1).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        switch error {
+        case HTTPParserError.invalidEOFState: true
+        case let error as ChannelError: error == .eof || error == .ioOnClosedChannel || error == .alreadyClosed
+            || error == .inputClosed || error == .outputClosed
+        case is IOError: true
+        default: false
         }
     }
 }

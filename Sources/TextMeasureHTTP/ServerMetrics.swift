@@ -6,6 +6,10 @@ import TextMeasureBatch
 /// so several servers, in tests say, keep their counts apart).
 ///
 /// - `textmeasure_http_requests_total{path, status}`: requests answered, by route and status code;
+/// - `textmeasure_http_requests_aborted_total{path}`: requests whose connection closed or failed
+///   before they were read whole (a client gone mid-body), so that no answer could be sent; they are
+///   not in `textmeasure_http_requests_total` nor in the latency histogram, so that a client that
+///   hangs up does not count as a server error (no status was sent, and none is made up);
 /// - `textmeasure_http_request_duration_seconds{path}`: latency histogram, from the request head to
 ///   the response (whose body is one buffer already made);
 /// - `textmeasure_http_requests_in_flight`: requests whose head has arrived and whose response is not
@@ -69,6 +73,8 @@ package final class ServerMetrics: Sendable {
         var lastWaiter = 0
         /// The series of ``recordRequest(path:status:duration:)`` made so far.
         var requestSeries: [SeriesKey: RequestSeries] = [:]
+        /// The counters of ``recordAborted(path:)``, by path label.
+        var abortedSeries: [String: Counter] = [:]
     }
 
     /// What the series of answered requests are labelled with.
@@ -252,6 +258,24 @@ package final class ServerMetrics: Sendable {
                                                     labels: [("path", path)], buckets: Self.buckets))
         state.lock.withLock { state.requestSeries[key] = series }
         return series
+    }
+
+    /// Counts one request whose connection closed or failed before it was read whole: no answer was
+    /// sent, so it counts in no status's series and no latency (see the type's discussion).
+    ///
+    /// - Parameter path: the route, or `other`, as for ``recordRequest(path:status:duration:)``.
+    package func recordAborted(path: String) {
+        // Made in the registry once per path and kept, as `requestSeries(path:status:)` keeps its
+        // series (two threads making the same one at once get the registry's one counter).
+        let counter = state.lock.withLock { state.abortedSeries[path] } ?? {
+            let counter = registry.makeCounter(
+                descriptor: Self.named("textmeasure_http_requests_aborted_total",
+                                       help: "HTTP requests whose connection closed or failed before they were read whole (no answer sent)."),
+                labels: [("path", path)])
+            state.lock.withLock { state.abortedSeries[path] = counter }
+            return counter
+        }()
+        counter.increment()
     }
 
     /// Counts one request answered before it reached the routes (a malformed head, refused by

@@ -20,9 +20,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "textmeasure serve",
         abstract: "Measure text over HTTP: POST /v1/measure, GET /healthz, GET /metrics, the web demo at /demo/.",
         discussion: """
-            POST /v1/measure takes one batch line object ({"text": String, "width": Number, "size"?: Number, \
-            "maxLines"?: Int, "breaking"?: "pango" | "browser" | "browser-strict"}, other fields echoed) or an array of them, and answers with the batch \
-            protocol's result or error objects, in order. SIGTERM or SIGINT stops accepting connections, \
+            POST /v1/measure takes one batch line object (\(BatchOptions.itemFormat), other fields \
+            echoed) or an array of them, and answers with the batch protocol's result or error objects, \
+            in order; "spans" are bold, italic, monospaced or resized stretches of the text (start and end \
+            count its Unicode scalars, end exclusive). SIGTERM or SIGINT stops accepting connections, \
             lets requests in flight finish for up to --shutdown-timeout seconds and closes the connections \
             left (a second signal closes them at once); what was measured is then written to the height \
             store (--store) before the process exits. --size, --max-lines and --breaking are the style of \
@@ -41,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var styleOptions: StyleOptions
 
-    @Option(help: "Prepared texts kept for reuse (see `textmeasure batch --help`).")
+    @Option(help: "Prepared texts kept for reuse, 1 to \(PreparedTextCache.maximumCapacity) (see `textmeasure batch --help`).")
     var cachedTexts = 1_000
 
     @Option(help: "Megabytes (MiB) the prepared texts kept may take together.")
@@ -96,10 +97,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         // The style options validate themselves (`StyleOptions.validate`).
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard maxBodyBytes > 0, maxItems > 0, maxTextBytes > 0, maxConnections > 0 else {
-            throw ValidationError("--max-body-bytes, --max-items, --max-text-bytes and --max-connections must be positive")
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port \(port) is out of range: must be from 0 to 65535")
         }
+        for (option, value) in [("--max-body-bytes", maxBodyBytes), ("--max-items", maxItems),
+                                ("--max-text-bytes", maxTextBytes), ("--max-connections", maxConnections)] where value < 1 {
+            throw ValidationError("\(option) \(value) is out of range: must be an integer of at least 1")
+        }
+        try BatchOptions.validateCachedTexts(cachedTexts)
         guard idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout \(idleTimeout) is out of range: must be more than 0 and at most 86400 seconds")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import TextMeasureCommands
 import TextMeasureStore
 
@@ -9,6 +10,9 @@ struct SQLiteHeightStoreLink: HeightStoreLink {
     }
 
     func maintain(_ action: StoreAction, path: String, destination: String?) throws -> [String] {
+        let isServer = HeightStoreAccess.isServerLocation(path)
+        // Opening a file creates it: none of the actions may make a store where there was none.
+        if !isServer, let missing = Self.missingFile(path, action: action) { throw CLIError(message: missing) }
         let store: HeightStore
         do {
             // A server that cannot be reached is the command's error, not a warning: each action below
@@ -18,7 +22,6 @@ struct SQLiteHeightStoreLink: HeightStoreLink {
             throw CLIError(message: error.description)
         }
         defer { store.close() }
-        let isServer = HeightStoreAccess.isServerLocation(path)
         do throws(HeightStoreError) {
             switch action {
             case .stats:
@@ -39,6 +42,25 @@ struct SQLiteHeightStoreLink: HeightStoreLink {
         } catch {
             throw CLIError(message: error.description)
         }
+    }
+
+    /// Why `textmeasure store ACTION PATH` cannot work on the file at `path`, when nothing is there:
+    /// the store's own message for a missing folder, else one saying the file does not exist.
+    ///
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - action: The action asked for, named in the message.
+    /// - Returns: The message, or nil when something exists at `path` (opening it says what is wrong
+    ///   with it, if anything).
+    static func missingFile(_ path: String, action: StoreAction) -> String? {
+        var info = stat()
+        guard stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR else { return nil }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            return HeightStoreError.directoryNotFound(path: path).description
+        }
+        return "\(path): no such height store (the file does not exist); store \(action.rawValue) creates none"
     }
 }
 

@@ -9,14 +9,19 @@ extension HeightCache {
     /// - Parameters:
     ///   - layout: What a row holds.
     ///   - measurer: Measures and estimates the row's texts.
-    ///   - capacity: The most heights kept (at least 1).
-    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
-    ///   - preparedTexts: The most prepared texts kept.
+    ///   - capacity: The most heights kept: at least 1 (a precondition); more than
+    ///     `HeightCache.maximumCapacity` counts as that.
+    ///   - retainedWidths: How many recent widths keep their heights: at least 1 (a precondition);
+    ///     more than `HeightCache.maximumCapacity` counts as that.
+    ///   - preparedTexts: The most prepared texts kept: less than 1 counts as 1, more than
+    ///     `PreparedTextCache.maximumCapacity` as that.
     ///   - preparedTextBytes: The most bytes the prepared texts kept take together.
     ///   - store: A persistent store (`TextMeasureStore`'s `HeightStore`) for the rows' texts: a text
     ///     not prepared in memory is looked up there before it is measured, and what is measured is
     ///     saved there off the caller's thread, so heights outlive the process. nil for none.
     /// - Throws: `TextMeasureError` if a text style in the layout is invalid.
+    /// - Complexity: O(*e*) in the layout's elements (their styles are checked); storage for
+    ///   `min(capacity, 100_000)` heights is reserved (address space, mapped as heights fill it).
     @inlinable
     public convenience init(
         layout: RowLayout<Model>, measurer: TextMeasurer, capacity: Int = 10_000, retainedWidths: Int = 4,

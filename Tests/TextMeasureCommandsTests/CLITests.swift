@@ -251,7 +251,15 @@ struct CLITests {
             ("{\"text\":\"a\",\"width\":10} x", "invalid JSON"),
             ("{\"text\":\"a\",\"width\":01}", "invalid JSON"),
             ("{\"text\":\"a\",\"width\":10,\"size\":\"big\"}", "\\\"size\\\" must be a number"),
-            ("{\"text\":\"a\",\"width\":10,\"maxLines\":1.5}", "\\\"maxLines\\\" must be an integer"),
+            ("{\"text\":\"a\",\"width\":10,\"maxLines\":1.5}",
+             "\\\"maxLines\\\" 1.5 is not an integer: must be an integer from 0 (unlimited) to 2147483647, written without a fraction or an exponent"),
+            // An integral number written with a fraction is named with the range too (JSON has one number type).
+            ("{\"text\":\"a\",\"width\":10,\"maxLines\":2.0}",
+             "\\\"maxLines\\\" 2.0 is not an integer: must be an integer from 0 (unlimited) to 2147483647"),
+            ("{\"text\":\"a\",\"width\":10,\"maxLines\":1e19}",
+             "\\\"maxLines\\\" 1e+19 is out of range: must be an integer from 0 (unlimited) to 2147483647"),
+            ("{\"text\":\"a\",\"width\":10,\"maxLines\":\"2\"}",
+             "\\\"maxLines\\\" must be an integer from 0 (unlimited) to 2147483647"),
             ("{\"text\":\"a\",\"width\":10,\"maxLines\":-1}", "\\\"maxLines\\\" -1 is out of range: must be an integer from 0 (unlimited) to 2147483647"),
         ]
         let good = "{\"text\":\"ok\",\"width\":100,\"id\":1}"

@@ -96,4 +96,54 @@ struct HTTPConformanceTests {
             #expect(metrics.body.contains(#"textmeasure_http_requests_total{path="/healthz",status="400"} 1"#), "\(metrics.body)")
         }
     }
+
+    /// RFC 9110 §10.1.1: a request with `Expect: 100-continue` gets `100 Continue` before it sends its
+    /// body (a client waits for it: curl a second), then its answer.
+    @Test func expectContinueIsAnsweredBeforeTheBody() async throws {
+        let body = #"{"text":"Hello","width":100}"#
+        try await MeasureServerTests.withServer { port, _ in
+            let client = try HTTPTestClient(port: port, timeout: 30)
+            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: a\r\nConnection: close\r\nExpect: 100-continue\r\n"
+                                  + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+            #expect(await client.read(until: "\r\n\r\n") == "HTTP/1.1 100 Continue\r\n\r\n")
+            try await client.send(body)
+            let reply = try await client.readReply()
+            #expect(reply.status == 200 && reply.closedByServer)
+            #expect(reply.body == MeasureServerTests.batchOutput([body])[0])
+
+            // Chunked, and the expectation's value in any case.
+            let chunked = try HTTPTestClient(port: port, timeout: 30)
+            try await chunked.send("POST /v1/measure HTTP/1.1\r\nHost: a\r\nConnection: close\r\nExpect: 100-Continue\r\n"
+                                   + "Transfer-Encoding: chunked\r\n\r\n")
+            #expect(await chunked.read(until: "\r\n\r\n") == "HTTP/1.1 100 Continue\r\n\r\n")
+            try await chunked.send(String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n")
+            #expect(try await chunked.readReply().status == 200)
+        }
+    }
+
+    /// The interim answer never comes before the answers owed to the requests before it on the
+    /// connection; a request without a body, or an HTTP/1.0 one, gets none (§10.1.1).
+    @Test func expectContinueKeepsTheOrderOfAnswers() async throws {
+        let body = #"{"text":"Hello","width":100}"#
+        try await MeasureServerTests.withServer { port, _ in
+            let client = try HTTPTestClient(port: port, timeout: 30)
+            try await client.send("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
+                                  + "POST /v1/measure HTTP/1.1\r\nHost: a\r\nConnection: close\r\nExpect: 100-continue\r\n"
+                                  + "Content-Length: \(body.utf8.count)\r\n\r\n")
+            let before = await client.read(until: "HTTP/1.1 100 Continue\r\n\r\n")
+            #expect(before.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(before)")
+            #expect(before.hasSuffix(#"{"status":"ok"}HTTP/1.1 100 Continue\#r\#n\#r\#n"#), "\(before)")
+            try await client.send(body)
+            #expect(try await client.readReply().status == 200)
+
+            let empty = try await Self.exchange(port: port, "POST /v1/measure HTTP/1.1\r\nHost: a\r\nConnection: close\r\n"
+                                                + "Expect: 100-continue\r\nContent-Length: 0\r\n\r\n")
+            #expect(empty.status == 400, "\(empty.statusLine)")
+            #expect(!empty.body.contains("100 Continue"))
+            let old = try await Self.exchange(port: port, "POST /v1/measure HTTP/1.0\r\nHost: a\r\nExpect: 100-continue\r\n"
+                                              + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+            #expect(old.status == 200, "\(old.statusLine)")
+            #expect(!old.body.contains("100 Continue"))
+        }
+    }
 }

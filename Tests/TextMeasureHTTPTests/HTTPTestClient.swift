@@ -127,6 +127,30 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
         return try Self.parse(data, closedByServer: closed)
     }
 
+    /// Reads until what the server sent ends with `marker` (an interim `100 Continue`, say), or the
+    /// server closes the connection, or the read times out; returns what was read, as sent.
+    func read(until marker: String) async -> String {
+        let fd = descriptor
+        let end = Array(marker.utf8)
+        let data = await Self.offPool {
+            var data: [UInt8] = []
+            var byte: UInt8 = 0
+            // A byte at a time: nothing after the marker is taken from the socket.
+            while !(data.count >= end.count && data.suffix(end.count).elementsEqual(end)) {
+                guard recv(fd, &byte, 1, 0) == 1 else { break }
+                data.append(byte)
+            }
+            return data
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Closes the connection both ways, as a client that gives up does (the descriptor stays open
+    /// until the client is released).
+    func hangUp() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     /// Reads until the server closes the connection and returns what it sent, as sent.
     func readBytes() async -> [UInt8] {
         let fd = descriptor

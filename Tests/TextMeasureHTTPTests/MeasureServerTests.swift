@@ -109,6 +109,46 @@ struct MeasureServerTests {
         }
     }
 
+    /// RFC 9110 §9.3.2: `HEAD` of a `GET` route answers as `GET` does, without the body; a method a
+    /// route does not take gets 405 naming both.
+    @Test func headIsAnsweredAsGetWithoutABody() async throws {
+        try await Self.withServer { port, _ in
+            let get = try await HTTPTestClient.request(port: port, "GET", "/healthz")
+            let head = try await HTTPTestClient.request(port: port, "HEAD", "/healthz")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.headers["content-type"] == "application/json")
+            #expect(head.headers["content-length"] == get.headers["content-length"])
+            #expect(get.headers["content-length"] == String(get.body.utf8.count))
+            let metrics = try await HTTPTestClient.request(port: port, "HEAD", "/metrics")
+            #expect(metrics.status == 200 && metrics.body.isEmpty)
+            #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+            #expect(Int(metrics.headers["content-length"] ?? "") ?? 0 > 0)
+            let post = try await HTTPTestClient.request(port: port, "POST", "/healthz", body: "{}")
+            #expect(post.status == 405)
+            #expect(post.headers["allow"] == "GET, HEAD")
+            #expect(try Self.json(post.body) as? [String: String] == ["error": "/healthz takes GET or HEAD, not POST"])
+            let exposition = try await HTTPTestClient.request(port: port, "GET", "/metrics")
+            #expect(exposition.body.contains(#"textmeasure_http_requests_total{path="/healthz",status="200"} 2"#))
+        }
+    }
+
+    /// A client that hangs up in the middle of its body is counted as an aborted request, not as a
+    /// 500 that was never sent (error-rate alerts count the 5xx answers).
+    @Test func aClientGoneMidBodyIsCountedAsAbortedNotAsAnError() async throws {
+        try await Self.withServer { port, server in
+            let client = try HTTPTestClient(port: port)
+            try await client.send("POST /v1/measure HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"text\":\"cut")
+            await server.metrics.waitUntil { $0.requestsInFlight == 1 }
+            client.hangUp()
+            await server.metrics.waitUntil { $0.requestsInFlight == 0 }
+            let reply = try await HTTPTestClient.request(port: port, "GET", "/metrics")
+            let lines = reply.body.split(separator: "\n").map(String.init)
+            #expect(lines.contains(#"textmeasure_http_requests_aborted_total{path="/v1/measure"} 1"#), "\(reply.body)")
+            #expect(!lines.contains { $0.hasPrefix(#"textmeasure_http_requests_total{path="/v1/measure""#) }, "\(reply.body)")
+            #expect(!lines.contains { $0.hasPrefix(#"textmeasure_http_request_duration_seconds_count{path="/v1/measure"}"#) })
+        }
+    }
+
     @Test func oneObjectGivesTheBatchResult() async throws {
         let line = #"{"id":"a","text":"Hello, world! Measuring text without rendering it.","width":200}"#
         try await Self.withServer { port, _ in

@@ -151,6 +151,44 @@ struct ServeProcessTests {
         process.waitUntilExit()
         #expect(text.contains("--max-items"))
         #expect(text.contains("POST /v1/measure"))
+        // The item format in the overview has "spans" (styled text), wrapped at 80 columns.
+        let overview = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(overview.contains(#""spans"?: [{"start": Int, "end": Int, "bold"?: Bool, "italic"?: Bool, "mono"?: Bool, "size"?: Number}]"#),
+                "\(overview)")
+    }
+
+    /// `textmeasure help serve` (the hand-over command's own help, which cannot ask the server) names
+    /// every option the server takes.
+    @Test func helpServeListsEveryOptionOfTheServer() throws {
+        let server = try ProcessRunner.run(Self.products.appendingPathComponent("textmeasure-serve"), ["--help"])
+        let options = server.stdout.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^  (?:-[a-z], )?(--[a-z][a-z-]*)/).map { String($0.1) }
+        }.filter { $0 != "--help" }
+        #expect(options.count >= 20 && options.contains("--no-demo"), "\(options)")
+        let help = try ProcessRunner.run(Self.products.appendingPathComponent("textmeasure"), ["help", "serve"])
+        let named = Set(help.stdout.matches(of: /--[a-z][a-z-]*[a-z]/).map { String($0.0) })
+        for option in options {
+            #expect(named.contains(option), "`textmeasure help serve` leaves out \(option)")
+        }
+    }
+
+    /// Out-of-range options are refused before the server starts, naming the option, the value and
+    /// the range (`--cached-texts` of 2^29 or more trapped in the cache).
+    @Test(arguments: [
+        (["--port", "70000"], "--port 70000 is out of range: must be from 0 to 65535"),
+        (["--max-items", "0"], "--max-items 0 is out of range: must be an integer of at least 1"),
+        (["--max-body-bytes=-5"], "--max-body-bytes -5 is out of range: must be an integer of at least 1"),
+        (["--max-text-bytes", "0"], "--max-text-bytes 0 is out of range"),
+        (["--max-connections", "0"], "--max-connections 0 is out of range"),
+        (["--cached-texts", "536870912"], "--cached-texts 536870912 is out of range: must be an integer from 1 to 268435456"),
+        (["--cached-texts", "9223372036854775807"], "--cached-texts 9223372036854775807 is out of range"),
+        (["--cached-texts", "0"], "--cached-texts 0 is out of range"),
+    ])
+    func optionsOutOfRangeAreRefused(_ arguments: [String], _ message: String) throws {
+        let refused = try ProcessRunner.run(Self.products.appendingPathComponent("textmeasure-serve"), arguments)
+        #expect(refused.status == 64, "\(refused.stderr)")   // ArgumentParser's usage error, not a trap
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains(message), "\(refused.stderr)")
     }
 
     /// The web demo at /demo/ and the bundled fonts at /fonts/ by default, with their caching headers;

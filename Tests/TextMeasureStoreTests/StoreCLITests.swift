@@ -18,6 +18,28 @@ struct StoreCLITests {
         #expect(second.stderr.contains("height store: 500 hits, 0 misses, 0 written"), "\(second.stderr)")
     }
 
+    /// A bare `textmeasure batch` (run without ArgumentParser) takes its store from $TEXTMEASURE_STORE
+    /// as `batch` with options does; an empty value names none.
+    @Test func bareBatchUsesTheStoreTheEnvironmentNames() throws {
+        let folder = StoreFixtures.folder()
+        let path = folder + "/from-environment.sqlite"
+        let input = StoreFixtures.batchInput(60)
+        let tool = StoreFixtures.executable.path
+        let bare = try StoreFixtures.shell("TEXTMEASURE_STORE='\(path)' '\(tool)' batch", input: input)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stdout == (try StoreFixtures.reference(input)))
+        #expect(FileManager.default.fileExists(atPath: path))
+        // What the bare run measured is in the store: the parsed form finds all of it there.
+        let parsed = try StoreFixtures.shell("TEXTMEASURE_STORE='\(path)' '\(tool)' batch --stats", input: input)
+        #expect(parsed.stdout == bare.stdout)
+        #expect(parsed.stderr.contains("height store: 60 hits, 0 misses, 0 written"), "\(parsed.stderr)")
+        // An empty value: no store, nothing created.
+        let none = try StoreFixtures.shell("cd '\(folder)' && TEXTMEASURE_STORE= '\(tool)' batch", input: input)
+        #expect(none.stdout == bare.stdout)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }
+                    == ["from-environment.sqlite"])
+    }
+
     @Test func measureWithStore() throws {
         let path = StoreFixtures.folder() + "/heights.sqlite"
         let arguments = ["measure", "--width", "120", "--store", path, "Hello, world — 你好，世界 — مرحبا بالعالم"]
@@ -43,6 +65,22 @@ struct StoreCLITests {
         let missing = try StoreFixtures.run(["store", "stats", StoreFixtures.folder() + "/none/x.sqlite"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("folder does not exist"))
+    }
+
+    /// `store stats|vacuum|clear|export` on a file that does not exist say so and create nothing (no
+    /// store, no copy), where opening it would have made an empty store.
+    @Test func storeCommandsRefuseAMissingFileAndCreateNothing() throws {
+        let folder = StoreFixtures.folder()
+        let path = folder + "/nothere.sqlite"
+        for action in ["stats", "vacuum", "clear", "export"] {
+            let arguments = ["store", action, path] + (action == "export" ? [folder + "/copy.sqlite"] : [])
+            let outcome = try StoreFixtures.run(arguments)
+            #expect(outcome.status == 1, "\(action)")
+            #expect(outcome.stdout.isEmpty, "\(action)")
+            #expect(outcome.stderr.contains("\(path): no such height store (the file does not exist); store \(action) creates none"),
+                    "\(action): \(outcome.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
     /// `textmeasure` itself does not link the store: the same commands run `textmeasure-store`,

@@ -65,6 +65,23 @@ struct FontTests {
         }
     }
 
+    /// A negative index is refused with the file's count of faces, and the message names the index
+    /// and the indexes there are (it said "has 0 face(s)" of a single-face file).
+    @Test func negativeFaceIndexNamesTheFacesThereAre() {
+        let path = Fixtures.root + "/Fonts/NotoSans-Regular.ttf"
+        #expect(throws: FontError.faceIndexOutOfRange(path: path, index: -1, faceCount: 1)) {
+            try TextMeasurer(fonts: [FontFile(path: path, faceIndex: -1)])
+        }
+        #expect(FontError.faceIndexOutOfRange(path: path, index: -1, faceCount: 1).description
+                == "font file \(path): face index -1 is out of range: must be 0 (the file has 1 face)")
+        let collection = Fixtures.root + "/Tests/Fixtures/HebrewThai.ttc"
+        #expect(throws: FontError.faceIndexOutOfRange(path: collection, index: -2, faceCount: 2)) {
+            try TextMeasurer(fonts: [FontFile(path: collection, faceIndex: -2)])
+        }
+        #expect(FontError.faceIndexOutOfRange(path: collection, index: 5, faceCount: 2).description
+                == "font file \(collection): face index 5 is out of range: must be from 0 to 1 (the file has 2 faces)")
+    }
+
     @Test func collectionFacesAreChosenByIndex() throws {
         let collection = Fixtures.root + "/Tests/Fixtures/HebrewThai.ttc"
         let hebrew = try TextMeasurer(fonts: [FontFile(path: collection, faceIndex: 0)])

@@ -190,10 +190,15 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// Most entries kept.
+    /// Most entries kept: 1 to ``maximumCapacity``.
     public let capacity: Int
-    /// How many recent widths keep their entries.
+    /// How many recent widths keep their entries: 1 to ``maximumCapacity``.
     public let retainedWidths: Int
+
+    /// The largest ``capacity`` and ``retainedWidths``: 268,435,456 (2^28). A larger value given to an
+    /// initializer is taken as this one (at about 226 bytes an entry, that many would take 60 GB).
+    public static var maximumCapacity: Int { 1 << 28 }
+
     /// Used when nothing better is known (UIKit's default row height).
     public let fallbackEstimate: Double
 
@@ -213,6 +218,9 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     ) {
         precondition(capacity > 0, "HeightCache capacity must be at least 1")
         precondition(retainedWidths > 0, "HeightCache must retain at least one width")
+        // Beyond the maximum: the maximum (more could never be held), not a trap.
+        let capacity = min(capacity, Self.maximumCapacity)
+        let retainedWidths = min(retainedWidths, Self.maximumCapacity)
         self.capacity = capacity
         self.retainedWidths = retainedWidths
         self.fallbackEstimate = fallbackEstimate
@@ -228,14 +236,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// before any), unless `estimate` is given.
     ///
     /// - Parameters:
-    ///   - capacity: The most heights kept (at least 1).
-    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
+    ///   - capacity: The most heights kept: at least 1 (a precondition); more than
+    ///     ``maximumCapacity`` counts as ``maximumCapacity``.
+    ///   - retainedWidths: How many recent widths keep their heights: at least 1 (a precondition);
+    ///     more than ``maximumCapacity`` counts as ``maximumCapacity``.
     ///   - fallbackEstimate: The estimate, in pixels, when nothing better is known.
     ///   - measure: Returns the height in pixels of a model's row at a width. Called outside the
     ///     cache's lock, from any thread; callers asking for the same model and width at once share
     ///     one call.
     ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
     ///     the heights measured.
+    /// - Complexity: O(1); storage for `min(capacity, 100_000)` entries is reserved (address space,
+    ///   mapped as entries fill it).
     @inlinable
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,
@@ -251,14 +263,18 @@ public final class HeightCache<Model: Hashable & Sendable>: Sendable {
     /// width change inside that range costs nothing.
     ///
     /// - Parameters:
-    ///   - capacity: The most heights kept (at least 1).
-    ///   - retainedWidths: How many recent widths keep their heights (at least 1).
+    ///   - capacity: The most heights kept: at least 1 (a precondition); more than
+    ///     ``maximumCapacity`` counts as ``maximumCapacity``.
+    ///   - retainedWidths: How many recent widths keep their heights: at least 1 (a precondition);
+    ///     more than ``maximumCapacity`` counts as ``maximumCapacity``.
     ///   - fallbackEstimate: The estimate, in pixels, when nothing better is known.
     ///   - measurement: Returns a model's row measurement at a width, with the widths over which it
     ///     holds. Called outside the cache's lock, from any thread; callers asking for the same model
     ///     and width at once share one call.
     ///   - estimate: Returns a cheap estimate of a model's row at a width, or `nil` to estimate from
     ///     the heights measured.
+    /// - Complexity: O(1); storage for `min(capacity, 100_000)` entries is reserved (address space,
+    ///   mapped as entries fill it).
     @inlinable
     public convenience init(
         capacity: Int = 10_000, retainedWidths: Int = 4, fallbackEstimate: Double = 44,

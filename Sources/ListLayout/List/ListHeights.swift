@@ -166,13 +166,16 @@ where Item.ID: Sendable {
     ///   - width: The width rows are laid out at: a finite number from 0.001 to 1,000,000,000 (a
     ///     precondition).
     ///   - measuring: ``Measuring/eager`` (the default) or ``Measuring/lazy(overscan:)``.
-    ///   - capacity: The most row heights cached.
+    ///   - capacity: The most row heights cached: at least 1 (a precondition); more than
+    ///     ``HeightCache/maximumCapacity`` counts as that.
     ///   - sectionHeaderHeight: The height of a section's header at a width (finite, not negative).
     ///   - sectionFooterHeight: The same for footers.
     ///   - height: A row's height at a width: finite, not negative. Called from any thread, outside the
     ///     list's locks; callers asking for the same row and width at once share one call.
     ///   - estimate: A cheap estimate of a row's height before it is asked for (lazy mode), or nil to
     ///     estimate from the heights seen so far.
+    /// - Complexity: O(1); the cache reserves storage for `min(capacity, 100_000)` heights (address
+    ///   space, mapped as heights fill it).
     @inlinable
     public convenience init(
         width: Double, measuring: Measuring = .eager, capacity: Int = 10_000,

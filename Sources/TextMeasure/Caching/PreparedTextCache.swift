@@ -68,9 +68,14 @@ public final class PreparedTextCache: Sendable {
     /// The byte budget when none is given: 64 MiB.
     public static let defaultMaximumBytes = 64 << 20
 
+    /// The largest ``capacity``: 268,435,456 (2^28) texts. A larger capacity given to
+    /// ``init(measurer:capacity:maximumBytes:store:)`` is taken as this one (``maximumBytes`` bounds
+    /// the texts held long before that many are).
+    public static let maximumCapacity = 1 << 28
+
     /// The measurer that prepares the texts.
     public let measurer: TextMeasurer
-    /// The most prepared texts held.
+    /// The most prepared texts held: 1 to ``maximumCapacity``.
     public let capacity: Int
     /// The most bytes the held prepared texts take together (see ``Statistics/bytes``).
     public let maximumBytes: Int
@@ -104,16 +109,18 @@ public final class PreparedTextCache: Sendable {
     ///
     /// - Parameters:
     ///   - measurer: Prepares the texts the cache does not hold.
-    ///   - capacity: The most prepared texts held (at least 1).
-    ///   - maximumBytes: The most bytes held (0 keeps nothing); a text whose prepared form alone is
-    ///     larger is measured but not kept.
+    ///   - capacity: The most prepared texts held: less than 1 counts as 1, more than
+    ///     ``maximumCapacity`` as ``maximumCapacity``.
+    ///   - maximumBytes: The most bytes held (0 keeps nothing; less counts as 0); a text whose
+    ///     prepared form alone is larger is measured but not kept.
     ///   - store: A persistent store consulted after memory and before measuring (see the type's
     ///     discussion); nil for none.
+    /// - Complexity: O(1): nothing is reserved for the texts before they come.
     public init(measurer: TextMeasurer, capacity: Int = 1_000, maximumBytes: Int = defaultMaximumBytes,
                 store: (any MeasurementStore)? = nil) {
         self.measurer = measurer
         self.store = store
-        self.capacity = max(1, capacity)
+        self.capacity = min(max(1, capacity), Self.maximumCapacity)
         self.maximumBytes = max(0, maximumBytes)
         state = Locked(State(store: LRUDictionary(capacity: self.capacity)))
     }

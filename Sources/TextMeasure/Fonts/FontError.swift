@@ -6,7 +6,8 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file is not a font FreeType and HarfBuzz can use (truncated, corrupt, wrong format).
     case corrupt(path: String, reason: String)
-    /// The collection has fewer faces than the index asks for.
+    /// The index names no face of the file: it is negative, or the file has `faceCount` faces, not
+    /// more than the index.
     case faceIndexOutOfRange(path: String, index: Int, faceCount: Int)
     /// A cascade needs at least one font.
     case emptyCascade
@@ -24,7 +25,13 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
         case .corrupt(let path, let reason):
             return "not a usable font file: \(path) (\(reason))"
         case .faceIndexOutOfRange(let path, let index, let count):
-            return "font file \(path) has \(count) face(s); index \(index) is out of range"
+            let faces = count == 1 ? "1 face" : "\(count) faces"
+            switch count {
+            case ...0: return "font file \(path): face index \(index) is out of range: the file has no faces"
+            case 1: return "font file \(path): face index \(index) is out of range: must be 0 (the file has \(faces))"
+            default:
+                return "font file \(path): face index \(index) is out of range: must be from 0 to \(count - 1) (the file has \(faces))"
+            }
         case .emptyCascade:
             return "a font cascade needs at least one font file"
         case .bundledFontsNotFound(let searched):

@@ -129,9 +129,9 @@ public final class FontFace: @unchecked Sendable {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
         if access(path, R_OK) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        guard faceIndex >= 0 else { throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: 0) }
-
+        // A negative index is refused there, with the file's count of faces.
         try validator.validate(path: path, faceIndex: faceIndex)
+        guard faceIndex >= 0 else { throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: 0) }
 
         guard let blob = hb_blob_create_from_file_or_fail(path) else {
             throw .unreadable(path: path, reason: "HarfBuzz could not map the file")

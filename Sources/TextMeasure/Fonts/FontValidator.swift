@@ -24,9 +24,10 @@ final class FontValidator {
     ///
     /// - Parameters:
     ///   - path: The font file, known to exist and be readable.
-    ///   - faceIndex: The face's index, 0 or more.
-    /// - Throws: ``FontError/faceIndexOutOfRange(path:index:faceCount:)`` when the file has fewer
-    ///   faces; ``FontError/corrupt(path:reason:)`` with FreeType's reason when the face does not open;
+    ///   - faceIndex: The face's index.
+    /// - Throws: ``FontError/faceIndexOutOfRange(path:index:faceCount:)`` when the index is negative
+    ///   or the file has fewer faces; ``FontError/corrupt(path:reason:)`` with FreeType's reason when
+    ///   the face does not open;
     ///   ``FontError/unreadable(path:reason:)`` when FreeType cannot start.
     /// - Complexity: FreeType's opening of the face: its table directory and the tables it checks.
     func validate(path: String, faceIndex: Int) throws(FontError) {
@@ -38,14 +39,15 @@ final class FontValidator {
         // Face 0 needs no such check: a file with no face fails to open it with the same error the
         // count would have given (checked on 12,600 truncated and corrupted files), so the file is
         // opened once, not twice.
+        // A negative index is counted too, so that its error names the faces there are.
         var probed: FT_Error = 0
-        if faceIndex > 0 {
+        if faceIndex != 0 {
             var probe: FT_Face?
             probed = FT_New_Face(library, path, -1, &probe)
             if probed == 0, let probe {
                 let faceCount = Int(probe.pointee.num_faces)
                 FT_Done_Face(probe)
-                if faceIndex >= faceCount || faceIndex > 0xFFFF {
+                if faceIndex < 0 || faceIndex >= faceCount || faceIndex > 0xFFFF {
                     throw .faceIndexOutOfRange(path: path, index: faceIndex, faceCount: faceCount)
                 }
             }

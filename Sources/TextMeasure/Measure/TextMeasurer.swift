@@ -81,7 +81,10 @@ public final class TextMeasurer: Sendable {
     ///   - cascade: The fonts, primary first.
     ///   - shapeCacheCapacity: The most shaped pieces (words) kept for reuse across texts, about 160
     ///     bytes each, and a thirty-second as many spans (text not cached word by word: up to 512
-    ///     bytes of text and 16 bytes per glyph cluster each); 0 turns the cache off.
+    ///     bytes of text and 16 bytes per glyph cluster each); 0 (or less) turns the cache off, and
+    ///     more than ``maximumShapeCacheCapacity`` counts as ``maximumShapeCacheCapacity``.
+    /// - Complexity: O(1); the cache's tables reserve their storage (address space, mapped as
+    ///   pieces fill it).
     public convenience init(cascade: FontCascade, shapeCacheCapacity: Int = 50_000) {
         self.init(cascade: cascade, styledFaces: .given(FontCascades(regular: cascade)),
                   shapeCacheCapacity: shapeCacheCapacity)
@@ -91,15 +94,23 @@ public final class TextMeasurer: Sendable {
     ///
     /// - Parameters:
     ///   - cascades: The regular cascade, and those of the bold, italic and monospaced faces.
-    ///   - shapeCacheCapacity: As for ``init(cascade:shapeCacheCapacity:)``.
+    ///   - shapeCacheCapacity: As for ``init(cascade:shapeCacheCapacity:)``: 0 (or less) turns the
+    ///     cache off, and more than ``maximumShapeCacheCapacity`` counts as ``maximumShapeCacheCapacity``.
+    /// - Complexity: O(1); the cache's tables reserve their storage (address space, mapped as
+    ///   pieces fill it).
     public convenience init(cascades: FontCascades, shapeCacheCapacity: Int = 50_000) {
         self.init(cascade: cascades.regular, styledFaces: .given(cascades), shapeCacheCapacity: shapeCacheCapacity)
     }
 
     private convenience init(cascade: FontCascade, styledFaces: StyledFaces, shapeCacheCapacity: Int) {
-        self.init(cascade: cascade, styledFaces: styledFaces,
-                  shapeCache: shapeCacheCapacity > 0 ? ShapeCache(capacity: shapeCacheCapacity) : nil)
+        let capacity = min(shapeCacheCapacity, Self.maximumShapeCacheCapacity)
+        self.init(cascade: cascade, styledFaces: styledFaces, shapeCache: capacity > 0 ? ShapeCache(capacity: capacity) : nil)
     }
+
+    /// The largest capacity of the cache of shaped pieces: 4,194,304 (2^22) pieces, about 670 MB
+    /// when full. A larger `shapeCacheCapacity` given to ``init(cascade:shapeCacheCapacity:)`` or
+    /// ``init(cascades:shapeCacheCapacity:)`` is taken as this one.
+    public static let maximumShapeCacheCapacity = 1 << 22
 
     /// A measurer with the fonts of `cascade` and `shapeCache` as its cache of shaped pieces (for
     /// tests that size the cache's parts themselves).

@@ -72,13 +72,18 @@ package struct LRUDictionary<Key, Value> {
         didSet { while count > capacity { _ = removeOldest() } }
     }
 
-    /// An empty dictionary holding at most `capacity` entries; `reserving` entries' storage is
-    /// allocated up front (the operating system maps its pages as they are first written, so an
-    /// unused reservation costs address space, not memory).
+    /// The largest capacity a dictionary may have: its nodes are numbered with `Int32`s, with room
+    /// to spare for the index. Callers whose capacity comes from their own callers clamp it to this
+    /// (or to a smaller maximum of their own) rather than pass it on.
+    @inlinable package static var maximumCapacity: Int { Int(Int32.max) / 4 - 1 }
+
+    /// An empty dictionary holding at most `capacity` entries (1 to ``maximumCapacity``: a
+    /// precondition); `reserving` entries' storage is allocated up front (the operating system maps
+    /// its pages as they are first written, so an unused reservation costs address space, not memory).
     @inlinable
     package init(capacity: Int, reserving reserved: Int = 0) {
         precondition(capacity > 0, "an LRU dictionary needs a capacity of at least 1")
-        precondition(capacity < Int(Int32.max) / 4, "an LRU dictionary holds fewer than 2^29 entries")
+        precondition(capacity <= Self.maximumCapacity, "an LRU dictionary holds fewer than 2^29 entries")
         self.capacity = capacity
         let reserved = min(reserved, capacity)
         if reserved > 0 {
