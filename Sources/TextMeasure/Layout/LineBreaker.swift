@@ -93,13 +93,6 @@ struct LineBreaker {
         /// cluster that fits only as drawn, below which Blink would take what reached in context; in
         /// ``LineBreaking/pango``, for white space with a break before it that joined the line.
         var floorWidth = 0
-        /// Browser modes: for a line filled again to the width less a soft hyphen's hyphen (see
-        /// `breakClusters`), that hyphen, by which its own bounds move up, and the first fill's bounds:
-        /// it ended at the soft hyphen while the content fit (from `retryFloor`) but the hyphen did
-        /// not (below `retryCeiling`).
-        var retryShift = 0
-        var retryFloor = 0
-        var retryCeiling = Int.max
         /// Browser modes: the line's first cluster, and where it lies in its Blink text item (the
         /// paragraph, or the text after a tab), in context: Blink's positions are LayoutUnits, each
         /// offset's x rounded up to 1/64 px from the item's start (see `reshapeNeed`).
@@ -111,6 +104,10 @@ struct LineBreaker {
         /// Browser modes: the width the line needs because Blink checks its reshaped end against its
         /// LayoutUnit positions (0 when its end needs no reshaping; see `reshapeNeed`).
         var endNeed = 0
+        /// The most width a segment needed to join the line, as a line end (its lost kerning, a soft
+        /// hyphen's hyphen, its reshaped end), though more followed it on the line: below it, that
+        /// segment would have gone to the next line (0 for a lone cluster, which joins at any width).
+        var placementNeed = 0
 
         /// The line's width as drawn: white space excluded, lost kerning included; in
         /// ``LineBreaking/pango``, the white space at its end that counts (see `hangPangoSpace`), also on
@@ -406,12 +403,15 @@ struct LineBreaker {
                 if needed <= width {
                     line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
                     line.endNeed = endNeed
+                    line.placementNeed = max(line.placementNeed, needed)
                     line.end = contentEnd
                     return true
                 }
                 if segment.followsHyphen && line.clusters == 1
                     && line.start == clusters[Int(segment.firstCluster) - 1].start {
-                    // The line starts at the "-": no break after it, the word goes on (see above).
+                    // The line starts at the "-": no break after it, the word goes on (see above). From
+                    // `needed` on, the segment joins the line whole.
+                    outcome.changeWidth = min(outcome.changeWidth, needed)
                     return breakClusters(of: segment, continuingLine: true)
                 }
                 guard close(change: needed, moreFollows: true) else { return false }
@@ -427,11 +427,17 @@ struct LineBreaker {
             // Counted white space (``LineBreaking/pango``) that does not fit is broken off by `hangPangoSpace`,
             // not the content.
             let ownAdjust = segment.hanging > 0 ? 0 : segment.endAdjust
-            if max(lead + content + ownAdjust, endNeed) > width && segment.contentClusterCount > 1 {
+            let wholeNeed = max(lead + content + ownAdjust, endNeed)
+            if wholeNeed > width && segment.contentClusterCount > 1 {
+                // From `wholeNeed` on the segment takes a line whole. The pieces' own bounds need not
+                // say so: a piece ending at a soft hyphen needs its hyphen, which the whole segment,
+                // ending in hanging white space or going on past the soft hyphen, does not.
+                outcome.changeWidth = min(outcome.changeWidth, wholeNeed)
                 return breakClusters(of: segment, continuingLine: false)
             }
             opened.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
             opened.endNeed = endNeed
+            if segment.contentClusterCount > 1 { opened.placementNeed = wholeNeed }
             line = opened
             line.end = contentEnd
             return true
@@ -740,7 +746,13 @@ struct LineBreaker {
             }
             guard drawnNeed(of: line, endingAfter: index - 1) > limit else { return change }
             let reached = line, reachedIndex = index
-            while index > kept && drawnNeed(of: line, endingAfter: index - 1) > limit {
+            // White space that hangs always stays after the clusters kept: giving it back narrows
+            // nothing (a tab after a lone cluster wider than the line hangs there, as in Blink).
+            var floor = kept
+            while floor < index && clusters[floor].flags.contains(.space) && clusters[floor].flags.contains(.hangsAlways) {
+                floor += 1
+            }
+            while index > floor && drawnNeed(of: line, endingAfter: index - 1) > limit {
                 change = min(change, max(reach(endingAfter: index - 1, at: line.content, lineFirst: lineFirst),
                                          line.visibleWidth, reshapeNeed(of: line, endingAfter: index - 1,
                                                                         at: line.content)))
@@ -846,14 +858,9 @@ struct LineBreaker {
                 lower = max(lower, current.requirement)
             } else if current.clusters > 1 || (current.clusters == 1 && (current.hangsBecauseContentFits || current.startsWithWhiteSpace))
                         || (current.clusters == 0 && current.endAdjust > 0 && current.hangsBecauseContentFits) {
-                lower = max(lower, visible, current.requirement, current.endNeed)
+                lower = max(lower, visible, current.requirement, current.endNeed, current.placementNeed)
             }
-            var upper = change ?? Int.max
-            if current.retryShift > 0 {
-                // Bounds found filling to the width less the hyphen, and those of the first fill.
-                lower = max(lower > 0 ? lower + current.retryShift : 0, current.retryFloor)
-                upper = min(upper == Int.max ? upper : upper + current.retryShift, current.retryCeiling)
-            }
+            let upper = change ?? Int.max
             outcome.minimumWidth = max(outcome.minimumWidth, lower)
             outcome.changeWidth = min(outcome.changeWidth, upper)
             let extent = heights.countsLines ? heights.add(lineFrom: current.start, to: current.end) : .zero
@@ -876,6 +883,12 @@ struct LineBreaker {
         mutating func breakClusters(of segment: Segment, continuingLine: Bool) -> Bool {
             let end = Int(segment.contentEnd)
             var index = Int(segment.firstCluster)
+            if fitsInContextFirst && (index..<end).contains(where: { clusters[$0].flags.contains(.softHyphen) }) {
+                // Blink refills a line whose soft hyphen's hyphen does not fit, and a piece ending at a
+                // soft hyphen needs its hyphen where a longer one does not: the widths at which these
+                // lines stay are not the union of per-line bounds. This width alone is exact.
+                pinValidWidths()
+            }
             var continuing = continuingLine && line.isOpen
             while true {
                 var current = OpenLine()
@@ -888,8 +901,6 @@ struct LineBreaker {
                 /// The width the clusters are filled to: `width`, less a hyphen on a soft hyphen's retry.
                 var limit = width
                 var retried = false
-                /// For a refilled line: the hyphen, and the first fill's bounds (see `OpenLine`).
-                var retry = (shift: 0, floor: 0, ceiling: Int.max)
                 var change = 0
                 fill: while true {
                     if continuing {
@@ -966,22 +977,12 @@ struct LineBreaker {
                             retried = true
                             let hyphen = Int(clusters[index - 1].breakAdjust)
                             limit = width - hyphen
-                            retry = (hyphen, current.content, current.content + hyphen)
                             continue fill
                         }
                         current.overflowsAsDrawn = true
                         pinValidWidths()
                     }
                     break fill
-                }
-                if retried {
-                    if index < end {
-                        current.retryShift = retry.shift
-                        current.retryFloor = retry.floor
-                        current.retryCeiling = retry.ceiling
-                    } else {
-                        pinValidWidths()
-                    }
                 }
                 current.end = clusters[index - 1].end
                 if fitsInContextFirst && !current.overflowsAsDrawn {
