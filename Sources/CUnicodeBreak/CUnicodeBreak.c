@@ -1153,6 +1153,13 @@ static int has_hyphen_rule_candidates(const unsigned char *bytes, int32_t length
     return 0;
 }
 
+// Whether marks after a character of class `lb` stand alone (LB9 does not fold them into a space or a
+// break; LB10 makes them AL).
+static inline int takes_no_marks(int32_t lb) {
+    return lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
+        || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE;
+}
+
 // What the rules need to know of a character, its combining marks folded into it (LB9).
 enum hyphen_rule_kind {
     KIND_OTHER,
@@ -1228,8 +1235,7 @@ void cub_browser_hyphen_breaks(const char *utf8, int32_t length, uint8_t *flags,
         before = last;
         last = kind;
         last_is_ascii = c < 0x80;
-        last_takes_marks = !(lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
-                             || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE);
+        last_takes_marks = !takes_no_marks(lb);
         i += size;
     }
 }
@@ -1264,11 +1270,6 @@ static inline int quote_kind(uint32_t c) {
 static inline int is_east_asian(uint32_t c) {
     int32_t ea = u_getIntPropertyValue((UChar32)c, UCHAR_EAST_ASIAN_WIDTH);
     return ea == U_EA_FULLWIDTH || ea == U_EA_WIDE || ea == U_EA_HALFWIDTH;
-}
-
-static inline int takes_no_marks(int32_t lb) {
-    return lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
-        || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE;
 }
 
 // The character ending at byte `end` with its marks folded into it (LB9), in `*c` and `*lb`; 0 at

@@ -77,12 +77,7 @@ struct ChromiumDifferentialTests {
     /// 72's rules alone, 3,416 and 3,353); a regression of two layouts fails.
     @Test("`.browser` agrees with Chromium around hyphens")
     func linesAndHeightsAgreeWithChromiumAroundHyphens() throws {
-        let cases = try Self.cases(corpus: "hyphens")
-        #expect(cases.count == 4_000)
-        let tally = try Self.compare(cases, report: "chromium-hyphens-disagreements.txt")
-        let all = try #require(tally["all"])
-        #expect(all.lines >= 3_990, "\(all.lines)/\(all.total) line counts; disagreements in .build/chromium-hyphens-disagreements.txt")
-        #expect(all.heights >= 3_983, "\(all.heights)/\(all.total) heights; disagreements in .build/chromium-hyphens-disagreements.txt")
+        try Self.expectAgreement(onCorpus: "hyphens", cases: 4_000, lines: { $0 >= 3_990 }, heights: { $0 >= 3_983 })
     }
 
     /// Texts of the held-out corpus with quotation marks put around stretches of them, most of them
@@ -92,12 +87,7 @@ struct ChromiumDifferentialTests {
     /// of the 4,000 (with ICU 72's rules alone, 3,708 of each: Chinese 87.7 %, Japanese 86.7 %).
     @Test("`.browser` agrees with Chromium around quotation marks")
     func linesAndHeightsAgreeWithChromiumAroundQuotationMarks() throws {
-        let cases = try Self.cases(corpus: "quotes")
-        #expect(cases.count == 4_000)
-        let tally = try Self.compare(cases, report: "chromium-quotes-disagreements.txt")
-        let all = try #require(tally["all"])
-        #expect(all.lines == 4_000, "\(all.lines)/\(all.total) line counts; disagreements in .build/chromium-quotes-disagreements.txt")
-        #expect(all.heights == 4_000, "\(all.heights)/\(all.total) heights; disagreements in .build/chromium-quotes-disagreements.txt")
+        try Self.expectAgreement(onCorpus: "quotes", cases: 4_000, lines: { $0 == 4_000 }, heights: { $0 == 4_000 })
     }
 
     /// Control characters between letters of several scripts and emoji (`Tests/Corpus/controls.txt`,
@@ -107,12 +97,22 @@ struct ChromiumDifferentialTests {
     /// the line, which Chromium keeps on that line.
     @Test("`.browser` agrees with Chromium on control characters")
     func linesAndHeightsAgreeWithChromiumOnControlCharacters() throws {
-        let cases = try Self.cases(corpus: "controls")
-        #expect(cases.count == 1_800)
-        let tally = try Self.compare(cases, report: "chromium-controls-disagreements.txt")
-        let all = try #require(tally["all"])
-        #expect(all.lines >= 1_788, "\(all.lines)/\(all.total) line counts; disagreements in .build/chromium-controls-disagreements.txt")
-        #expect(all.heights >= 1_788, "\(all.heights)/\(all.total) heights; disagreements in .build/chromium-controls-disagreements.txt")
+        try Self.expectAgreement(onCorpus: "controls", cases: 1_800, lines: { $0 >= 1_788 }, heights: { $0 >= 1_788 })
+    }
+
+    /// Compares a targeted corpus's fixture (`Tests/Fixtures/chromium/<corpus>.tsv`, `count` cases)
+    /// and expects its overall line counts and heights to pass `lines` and `heights`; every
+    /// disagreement is in `.build/chromium-<corpus>-disagreements.txt`.
+    static func expectAgreement(onCorpus corpus: String, cases count: Int, lines: (Int) -> Bool, heights: (Int) -> Bool,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let cases = try Self.cases(corpus: corpus)
+        #expect(cases.count == count, sourceLocation: sourceLocation)
+        let report = "chromium-\(corpus)-disagreements.txt"
+        let all = try #require(try Self.compare(cases, report: report)["all"], sourceLocation: sourceLocation)
+        #expect(lines(all.lines), "\(all.lines)/\(all.total) line counts; disagreements in .build/\(report)",
+                sourceLocation: sourceLocation)
+        #expect(heights(all.heights), "\(all.heights)/\(all.total) heights; disagreements in .build/\(report)",
+                sourceLocation: sourceLocation)
     }
 
     /// Lays every case out in ``LineBreaking/browser`` (each text prepared once per size); returns the

@@ -14,15 +14,12 @@ Usage: Tools/corpus/make_hyphens.py [--out PATH] [--check]
   --check   generate, compare with the file instead of writing it (exit 1 if it differs)
 """
 
-import argparse
 import os
 import random
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tools", "chromium-reference"))
-import chromium_lines  # noqa: E402  (Corpus.escape and unescape)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import corpus_file  # noqa: E402  (same directory)
 
 SEED = 0x48594B4E
 COUNT = 400
@@ -61,38 +58,17 @@ def word(r):
 def generate():
     r = random.Random(SEED)
     joiners, weights = zip(*JOINERS)
-    texts = []
-    seen = set()
-    while len(texts) < COUNT:
-        text = word(r)
+
+    def text():
+        made = word(r)
         for _ in range(r.randint(1, 6)):
-            text += r.choices(joiners, weights)[0] + word(r)
+            made += r.choices(joiners, weights)[0] + word(r)
         if r.random() < 0.1:
-            text = r.choice(["-", "\u2013", "\u05BE"]) + text         # a word-initial hyphen at the start
-        if text not in seen:
-            seen.add(text)
-            texts.append(text)
-    return texts
+            made = r.choice(["-", "\u2013", "\u05BE"]) + made         # a word-initial hyphen at the start
+        return made
 
-
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--out", default=os.path.join(ROOT, "Tests", "Corpus", "hyphens.txt"))
-    p.add_argument("--check", action="store_true")
-    a = p.parse_args()
-    texts = generate()
-    for t in texts:
-        assert chromium_lines.unescape(chromium_lines.escape(t)) == t, t
-    data = "".join(chromium_lines.escape(t) + "\n" for t in texts)
-    if a.check:
-        with open(a.out, encoding="utf-8") as f:
-            same = f.read() == data
-        print(f"{a.out}: {'identical' if same else 'DIFFERS'}")
-        sys.exit(0 if same else 1)
-    with open(a.out, "w", encoding="utf-8") as f:
-        f.write(data)
-    print(f"{a.out}: {len(texts)} texts, {sum(len(t) for t in texts)} code points")
+    return corpus_file.distinct(COUNT, text)
 
 
 if __name__ == "__main__":
-    main()
+    corpus_file.main(__doc__, "hyphens.txt", generate)

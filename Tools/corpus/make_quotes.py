@@ -17,16 +17,13 @@ Usage: Tools/corpus/make_quotes.py [--out PATH] [--check]
   --check   generate, compare with the file instead of writing it (exit 1 if it differs)
 """
 
-import argparse
 import os
 import random
 import sys
 import unicodedata
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tools", "chromium-reference"))
-import chromium_lines  # noqa: E402  (Corpus.escape and unescape)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import corpus_file  # noqa: E402  (same directory)
 
 SEED = 0x51554F54
 COUNT = 400
@@ -86,42 +83,20 @@ def quote(r, text, pairs, by_words):
 
 
 def generate():
-    held_out = [chromium_lines.unescape(line) for line in
-                open(os.path.join(ROOT, "Tests", "Corpus", "held-out.txt"), encoding="utf-8").read().splitlines() if line]
+    held_out = [corpus_file.chromium_lines.unescape(line) for line in
+                open(os.path.join(corpus_file.ROOT, "Tests", "Corpus", "held-out.txt"), encoding="utf-8").read().splitlines() if line]
     east_asian = [t for t in held_out if script_of(t) == "cjk" and len(t) >= 4]
     other = [t for t in held_out if script_of(t) == "other" and len(t) >= 4]
     r = random.Random(SEED)
-    texts, seen = [], set()
-    while len(texts) < COUNT:
+
+    def text():
         if r.random() < EAST_ASIAN_SHARE:
-            text = r.choice(east_asian)
-            text = quote(r, text, EAST_ASIAN_PAIRS, by_words=any("\uAC00" <= ch <= "\uD7A3" for ch in text))
-        else:
-            text = quote(r, r.choice(other), OTHER_PAIRS, by_words=True)
-        if text not in seen:
-            seen.add(text)
-            texts.append(text)
-    return texts
+            chosen = r.choice(east_asian)
+            return quote(r, chosen, EAST_ASIAN_PAIRS, by_words=any("\uAC00" <= ch <= "\uD7A3" for ch in chosen))
+        return quote(r, r.choice(other), OTHER_PAIRS, by_words=True)
 
-
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--out", default=os.path.join(ROOT, "Tests", "Corpus", "quotes.txt"))
-    p.add_argument("--check", action="store_true")
-    a = p.parse_args()
-    texts = generate()
-    for t in texts:
-        assert chromium_lines.unescape(chromium_lines.escape(t)) == t, t
-    data = "".join(chromium_lines.escape(t) + "\n" for t in texts)
-    if a.check:
-        with open(a.out, encoding="utf-8") as f:
-            same = f.read() == data
-        print(f"{a.out}: {'identical' if same else 'DIFFERS'}")
-        sys.exit(0 if same else 1)
-    with open(a.out, "w", encoding="utf-8") as f:
-        f.write(data)
-    print(f"{a.out}: {len(texts)} texts, {sum(len(t) for t in texts)} code points")
+    return corpus_file.distinct(COUNT, text)
 
 
 if __name__ == "__main__":
-    main()
+    corpus_file.main(__doc__, "quotes.txt", generate)
