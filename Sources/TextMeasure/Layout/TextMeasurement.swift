@@ -22,7 +22,9 @@ public struct TextMeasurement: Hashable, Sendable {
     public var lines: Lines
     /// The widths at which exactly these lines come out again (lower bound inclusive, upper exclusive;
     /// the upper bound is `.infinity` when no width would change them). Always contains the width the
-    /// text was measured at.
+    /// text was measured at, and the lines are the same at every width in it. Usually the whole range
+    /// of such widths; in the browser modes, where a word holding a soft hyphen is broken between
+    /// clusters (Blink fills such a line twice), only the width measured (up to 1/64 px past it).
     public var validWidths: Range<Double>
 
     /// One laid-out line.
