@@ -1112,6 +1112,34 @@ static int32_t line_break_class(uint32_t c) {
     return lb;
 }
 
+// Whether marks after a character of class `lb` stand alone (LB9 does not fold them into a space or a
+// break; LB10 makes them AL).
+static inline int takes_no_marks(int32_t lb) {
+    return lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
+        || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE;
+}
+
+// The character ending at byte `end` with its marks folded into it (LB9), in `*c` and `*lb`; 0 at
+// the start of the text. Marks after a space or a break, or at the start, are an AL (LB10).
+static int character_before(const unsigned char *bytes, int32_t end, uint32_t *c, int32_t *lb) {
+    int marks = 0;
+    while (end > 0) {
+        int32_t start = end - 1, size;
+        while (start > 0 && (bytes[start] & 0xC0) == 0x80) start--;
+        uint32_t ch = decode_utf8(bytes + start, &size);
+        int32_t class = line_break_class(ch);
+        if (class == U_LB_COMBINING_MARK || class == U_LB_ZWJ) { marks = 1; end = start; continue; }
+        if (marks && takes_no_marks(class)) break;
+        *c = ch;
+        *lb = class;
+        return 1;
+    }
+    if (!marks) return 0;
+    *c = 'a';
+    *lb = U_LB_ALPHABETIC;
+    return 1;
+}
+
 // Whether the paragraph holds a Hebrew letter, an HH dash or a "-" after a no-break space (class GL
 // past ASCII): without any, the rules change nothing. Each kind is looked for by its lead byte with
 // memchr, which runs through text without them many times faster than a loop over its bytes.
@@ -1122,15 +1150,12 @@ static int has_hyphen_rule_candidates(const unsigned char *bytes, int32_t length
         for (const unsigned char *p = memchr(bytes, leads[k], (size_t)length); p != NULL;
              p = p + 1 < end ? memchr(p + 1, leads[k], (size_t)(end - p - 1)) : NULL) {
             if (*p == '-') {                         // after a no-break space (GL), marks on it or not
-                const unsigned char *before = p;
-                while (before > bytes && before[-1] >= 0x80) {
-                    const unsigned char *lead = before - 1;
-                    while (lead > bytes && (*lead & 0xC0) == 0x80) lead--;
-                    int32_t size;
-                    int32_t lb = line_break_class(decode_utf8(lead, &size));
-                    if (lb == U_LB_GLUE) return 1;
-                    if (lb != U_LB_COMBINING_MARK && lb != U_LB_ZWJ) break;
-                    before = lead;
+                uint32_t c;
+                int32_t lb;
+                // No ASCII character is GL: a "-" after one is decided without a property look-up.
+                if (p > bytes && p[-1] >= 0x80 && character_before(bytes, (int32_t)(p - bytes), &c, &lb)
+                    && lb == U_LB_GLUE) {
+                    return 1;
                 }
                 continue;
             }
@@ -1151,13 +1176,6 @@ static int has_hyphen_rule_candidates(const unsigned char *bytes, int32_t length
         }
     }
     return 0;
-}
-
-// Whether marks after a character of class `lb` stand alone (LB9 does not fold them into a space or a
-// break; LB10 makes them AL).
-static inline int takes_no_marks(int32_t lb) {
-    return lb == U_LB_MANDATORY_BREAK || lb == U_LB_CARRIAGE_RETURN || lb == U_LB_LINE_FEED
-        || lb == U_LB_NEXT_LINE || lb == U_LB_SPACE || lb == U_LB_ZWSPACE;
 }
 
 // What the rules need to know of a character, its combining marks folded into it (LB9).
@@ -1270,27 +1288,6 @@ static inline int quote_kind(uint32_t c) {
 static inline int is_east_asian(uint32_t c) {
     int32_t ea = u_getIntPropertyValue((UChar32)c, UCHAR_EAST_ASIAN_WIDTH);
     return ea == U_EA_FULLWIDTH || ea == U_EA_WIDE || ea == U_EA_HALFWIDTH;
-}
-
-// The character ending at byte `end` with its marks folded into it (LB9), in `*c` and `*lb`; 0 at
-// the start of the text. Marks after a space or a break, or at the start, are an AL (LB10).
-static int character_before(const unsigned char *bytes, int32_t end, uint32_t *c, int32_t *lb) {
-    int marks = 0;
-    while (end > 0) {
-        int32_t start = end - 1, size;
-        while (start > 0 && (bytes[start] & 0xC0) == 0x80) start--;
-        uint32_t ch = decode_utf8(bytes + start, &size);
-        int32_t class = line_break_class(ch);
-        if (class == U_LB_COMBINING_MARK || class == U_LB_ZWJ) { marks = 1; end = start; continue; }
-        if (marks && takes_no_marks(class)) break;
-        *c = ch;
-        *lb = class;
-        return 1;
-    }
-    if (!marks) return 0;
-    *c = 'a';
-    *lb = U_LB_ALPHABETIC;
-    return 1;
 }
 
 // Where the marks after byte `start` end: the next character's first byte (LB9 folds them into what

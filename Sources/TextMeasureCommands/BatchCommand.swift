@@ -8,8 +8,7 @@ struct BatchCommand: ParsableCommand {
         abstract: "Measure JSON Lines from standard input, one result line per input line.",
         discussion: """
             Each input line is \(BatchOptions.itemFormat); "size", "maxLines" and "breaking" override \
-            the options, and "spans" are bold, italic, monospaced or resized stretches of the text (start \
-            and end count its Unicode scalars, end exclusive). Each output line is \
+            the options, and \(BatchOptions.spansMeaning). Each output line is \
             {"lineCount": Int, "height": Number, "truncated": Bool} followed by the input's other fields \
             (an "id", say), or {"error": "<why>"} for a line that cannot be measured. Output order is \
             input order; the exit status is 0 whatever the lines held.
@@ -66,6 +65,12 @@ package enum BatchOptions {
         {"text": String, "width": Number, "size"?: Number, "maxLines"?: Int, \
         "breaking"?: "pango" | "browser" | "browser-strict", "spans"?: [{"start": Int, "end": Int, \
         "bold"?: Bool, "italic"?: Bool, "mono"?: Bool, "size"?: Number}]}
+        """
+
+    /// What an item's `"spans"` are, as the help says it.
+    package static let spansMeaning = """
+        "spans" are bold, italic, monospaced or resized stretches of the text (start and end count its \
+        Unicode scalars, end exclusive)
         """
 
     /// Checks a `--cached-texts` value (of `batch` and `textmeasure serve`): 1 to

@@ -22,8 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             POST /v1/measure takes one batch line object (\(BatchOptions.itemFormat), other fields \
             echoed) or an array of them, and answers with the batch protocol's result or error objects, \
-            in order; "spans" are bold, italic, monospaced or resized stretches of the text (start and end \
-            count its Unicode scalars, end exclusive). SIGTERM or SIGINT stops accepting connections, \
+            in order; \(BatchOptions.spansMeaning). SIGTERM or SIGINT stops accepting connections, \
             lets requests in flight finish for up to --shutdown-timeout seconds and closes the connections \
             left (a second signal closes them at once); what was measured is then written to the height \
             store (--store) before the process exits. --size, --max-lines and --breaking are the style of \
