@@ -16,13 +16,25 @@ import TextMeasureBatch
 ///   written; an HTTP/1.0 request with keep-alive gets `Connection: keep-alive`, which an HTTP/1.0
 ///   client needs to keep the connection. Responses say `HTTP/1.1`, the server's version, as RFC 9110
 ///   §6.2 asks of a server whatever the request's minor version;
-/// - a head the decoder cannot read gets the JSON 400 the endpoint uses, instead of an empty body;
+/// - a head the decoder cannot read gets the JSON 400 the endpoint uses, instead of an empty body,
+///   after the answers owed to the requests before it;
+/// - a body the decoder cannot read (chunk framing broken: a chunk size that is not hex, chunk data
+///   longer than its size, no CR LF after it) ends the connection with one answer to its request:
+///   the JSON 400 if the answer has not begun, else the answer already made (a route that answers
+///   without reading the body), and nothing after it. The error still goes on to the router, whose
+///   reader of the body must stop, but whatever the router writes for that request after it (its
+///   route's answer, Hummingbird's empty 400 for the parser error) is dropped: without that, one
+///   request got two answers;
 /// - an HTTP/1.1 request with `Expect: 100-continue` and a body (a `Content-Length` above 0, or
-///   chunked) gets `HTTP/1.1 100 Continue` as soon as its head is accepted, or, when answers to
-///   requests before it are still owed, as soon as they are written (an interim answer must not come
-///   before them); not once its body has begun to arrive, and never to a request refused here, whose
-///   final answer says it all (RFC 9110 §10.1.1). Hummingbird sends none, and a client waits for it
-///   (curl for a second) before it sends the body.
+///   chunked) that the router will read (``MeasureServer/readsBody(of:maximumBodyBytes:)``) gets
+///   `HTTP/1.1 100 Continue` as soon as its head is accepted, or, when answers to requests before it
+///   are still owed, as soon as they are written (an interim answer must not come before them); not
+///   once its body has begun to arrive. Hummingbird sends none, and a client waits for it (curl for a
+///   second) before it sends the body. A request refused here, and one the router answers from its
+///   head alone (a `Content-Length` over the limit: 413; an unknown path: 404; another method: 405),
+///   gets no `100 Continue`: its final answer says it all (RFC 9110 §10.1.1). Such a request's body
+///   may never come, so the connection cannot tell where the next request starts: its answer says
+///   `Connection: close`, and the connection closes after it;
 ///
 /// A refused request is answered here, as `{"error": "<why>"}` with `Connection: close`, and never
 /// reaches the routes; the connection is closed after it, and what follows on it is not read (its
@@ -59,8 +71,18 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
     struct StopsReading: Sendable {}
 
     private let metrics: ServerMetrics?
+    /// The server's body limit, for ``MeasureServer/readsBody(of:maximumBodyBytes:)``.
+    private let maximumBodyBytes: Int
     /// The replies owed, oldest first: one per request head read and not yet answered.
     private var replies: [Reply] = []
+    /// Whether the head of the answer to the first of ``replies`` has been written, and its end not yet.
+    private var answerStarted = false
+    /// The metrics label of the request being read (its head let through, its end not yet read); nil
+    /// between requests. A decoder error while it is set is one in that request's body.
+    private var readingPath: String?
+    /// When the end of the last answer written through this handler is written to the socket: closing
+    /// the channel before then would drop it.
+    private var lastAnswerWritten: EventLoopFuture<Void>?
     /// Whether a request after which the connection closes has been read whole (or refused): what
     /// follows is not read.
     private var discardsInput = false
@@ -70,9 +92,10 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// the answers before it are written.
     private var owesContinue = false
 
-    /// A handler counting its refusals in `metrics`.
-    init(metrics: ServerMetrics?) {
+    /// A handler counting its refusals in `metrics`, for a server whose body limit is `maximumBodyBytes`.
+    init(metrics: ServerMetrics?, maximumBodyBytes: Int) {
         self.metrics = metrics
+        self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// The reason to refuse a request with this head, if any.
@@ -112,29 +135,49 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
                 if replies.count == 1 { refuse(context: context) }
                 return
             }
-            let keepsAlive = head.isKeepAlive
+            readingPath = path
+            // A client waiting for `100 Continue` that will not come may never send the body: the
+            // connection cannot be read past it.
+            let asksForBody = Self.expectsContinue(head)
+                && MeasureServer.readsBody(of: head, maximumBodyBytes: maximumBodyBytes)
+            let keepsAlive = head.isKeepAlive && (asksForBody || !Self.expectsContinue(head))
             replies.append(!keepsAlive ? .close : Self.isBefore11(head.version) ? .keepAlive : .asMade)
             readingLastRequest = !keepsAlive
-            if Self.expectsContinue(head) {
+            if asksForBody {
                 if replies.count == 1 { writeContinue(context: context) } else { owesContinue = true }
             }
         case .body:
             owesContinue = false   // the client did not wait for it
         case .end:
             owesContinue = false
+            readingPath = nil
             if readingLastRequest { stopReading(context: context) }
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // A response with no request of its own (Hummingbird's answer to a decoding error) goes as it is.
         guard let reply = replies.first else {
-            context.write(data, promise: promise)
+            // Once the connection reads no more, every answer owed is written: what the router still
+            // writes is a second answer to the request whose body could not be read (Hummingbird's 400
+            // after its route's answer). Dropped, as done: failing the write would have Hummingbird
+            // close the channel at once, perhaps before the answer is out.
+            guard !discardsInput else {
+                promise?.succeed()
+                return
+            }
+            context.write(data, promise: promise)   // none expected: each request the router reads has a reply
+            return
+        }
+        if case .refuse = reply {
+            // The router's answer to a request refused here after its head went on (a body that could
+            // not be read): the refusal is its answer.
+            promise?.succeed()
             return
         }
         switch unwrapOutboundIn(data) {
         case .head(var head):
+            answerStarted = true
             switch reply {
             case .close: head.headers.replaceOrAdd(name: "connection", value: "close")
             case .keepAlive: head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
@@ -145,8 +188,11 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
             context.write(data, promise: promise)
         case .end:
             replies.removeFirst()
+            answerStarted = false
             guard reply == .close else {
-                context.write(data, promise: promise)
+                let written = promise ?? context.eventLoop.makePromise()
+                lastAnswerWritten = written.futureResult
+                context.write(data, promise: written)
                 // The next reply may be a refusal that waited for this one, or the request being read
                 // may wait for its `100 Continue`.
                 if case .refuse? = replies.first { refuse(context: context) }
@@ -165,15 +211,60 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A head the decoder could not read, with nothing else owed: the endpoint's JSON 400. (Mid-request,
-        // the request's own reader gets the error.)
-        guard error is HTTPParserError, replies.isEmpty, !discardsInput else {
+        let isDecoding = error is HTTPParserError || error is ByteToMessageDecoderError
+        if discardsInput && isDecoding {
+            // Bytes after the connection's last request (the decoder, failed once, fails at every read
+            // after): not read, and nobody's to answer.
+            return
+        }
+        guard let parserError = error as? HTTPParserError, !discardsInput else {
             context.fireErrorCaught(error)
             return
         }
         stopReading(context: context)
-        replies.append(.refuse(status: .badRequest, message: "not an HTTP/1 request: \(error)", path: "other"))
-        refuse(context: context)
+        guard let path = readingPath else {
+            // A head the decoder could not read: the endpoint's JSON 400, after the answers owed.
+            replies.append(.refuse(status: .badRequest, message: "not an HTTP/1 request: \(error)", path: "other"))
+            if replies.count == 1 { refuse(context: context) }
+            return
+        }
+        endRequest(at: path, failingWith: parserError, context: context)
+        // The router's reader of the body stops; what the router answers after it is dropped (``write``).
+        // Before the refusal is written: a refusal written at once closes the channel, and a reader that
+        // saw the close first would take the body read so far for the whole one.
+        context.fireErrorCaught(error)
+        if replies.count == 1 { refuse(context: context) }
+    }
+
+    /// Ends the connection with one answer to the request being read, whose body the decoder could not
+    /// read (`error`), or which ended with the client's input.
+    ///
+    /// - If its answer is written whole (a route that answers without reading the body), the
+    ///   connection closes once that answer is out.
+    /// - If its answer has begun, or the input ended (`invalidEOFState`: nothing malformed; the route's
+    ///   reader counts the request as aborted, and the router's answer, if it can still make one, is
+    ///   the one), that answer is the last, and the connection closes after it.
+    /// - Otherwise its answer is the JSON 400, after the answers owed before it (the caller writes it
+    ///   when none is).
+    private func endRequest(at path: String, failingWith error: HTTPParserError, context: ChannelHandlerContext) {
+        readingPath = nil
+        guard !replies.isEmpty else {
+            let channel = context.channel
+            context.flush()
+            if let lastAnswerWritten {
+                lastAnswerWritten.whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                channel.close(promise: nil)
+            }
+            return
+        }
+        if case .invalidEOFState = error {
+            replies[replies.count - 1] = .close
+        } else if replies.count == 1 && answerStarted {
+            replies[0] = .close
+        } else {
+            replies[replies.count - 1] = .refuse(status: .badRequest, message: "malformed body: \(error)", path: path)
+        }
     }
 
     /// Whether a request with this head asks for `100 Continue` before it sends its body: HTTP/1.1 or
@@ -199,6 +290,7 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Reads nothing more from the connection, and says so to the handlers before this one.
     private func stopReading(context: ChannelHandlerContext) {
         discardsInput = true
+        owesContinue = false   // no body will be read: the final answer comes instead
         context.triggerUserOutboundEvent(StopsReading(), promise: nil)
     }
 
@@ -228,26 +320,31 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// where the heads are still HTTP/1's, and takes itself out. A connection whose pipeline has no
     /// such decoder is closed: it would go unchecked.
     ///
-    /// - Parameter metrics: Where refusals are counted.
+    /// - Parameters:
+    ///   - metrics: Where refusals are counted.
+    ///   - maximumBodyBytes: The server's body limit (``ServerLimits/maximumBodyBytes``).
     /// - Returns: The handler to add.
-    static func placement(metrics: ServerMetrics?) -> any RemovableChannelHandler {
-        Placement(metrics: metrics)
+    static func placement(metrics: ServerMetrics?, maximumBodyBytes: Int) -> any RemovableChannelHandler {
+        Placement(metrics: metrics, maximumBodyBytes: maximumBodyBytes)
     }
 
     private final class Placement: ChannelInboundHandler, RemovableChannelHandler {
         // A pipeline takes only inbound or outbound handlers; this one is gone before any data comes.
         typealias InboundIn = NIOAny
         let metrics: ServerMetrics?
+        let maximumBodyBytes: Int
 
-        init(metrics: ServerMetrics?) {
+        init(metrics: ServerMetrics?, maximumBodyBytes: Int) {
             self.metrics = metrics
+            self.maximumBodyBytes = maximumBodyBytes
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
             do {
                 let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                try pipeline.addHandler(HTTP1ConformanceHandler(metrics: metrics), position: .after(decoder))
+                try pipeline.addHandler(HTTP1ConformanceHandler(metrics: metrics, maximumBodyBytes: maximumBodyBytes),
+                                        position: .after(decoder))
                 pipeline.removeHandler(context: context, promise: nil)
             } catch {
                 context.close(promise: nil)

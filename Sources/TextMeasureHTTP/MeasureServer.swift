@@ -18,7 +18,9 @@ import TextMeasureBatch
 /// Errors are JSON (`{"error": "<why>"}`): 400 for a body that is not a JSON object or array, 413 for a
 /// body over ``ServerLimits/maximumBodyBytes``, too many items or too long a text, 404 for an unknown
 /// path, 405 for a known one asked with another method (``JSONErrorMiddleware``), and 400 or 501 for a
-/// request head that breaks RFC 9112 (``HTTP1ConformanceHandler``).
+/// request head that breaks RFC 9112, 400 for a body whose chunked framing is broken
+/// (``HTTP1ConformanceHandler``). A request with `Expect: 100-continue` gets `100 Continue` only when
+/// its body will be read (``readsBody(of:maximumBodyBytes:)``).
 ///
 /// Connections: at most ``ServerLimits/maximumConnections`` are held (``ConnectionLimitHandler``); one
 /// that has sent no complete request head, or no part of a request, for the idle timeout is closed
@@ -142,7 +144,9 @@ package struct MeasureServer: Sendable {
         let endpoint = self.endpoint
         let maximumConnections = endpoint.limits.maximumConnections
         let configuration = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [HTTP1ConformanceHandler.placement(metrics: metrics)], idleTimeout: timeout)
+            additionalChannelHandlers: [HTTP1ConformanceHandler.placement(
+                metrics: metrics, maximumBodyBytes: endpoint.limits.maximumBodyBytes)],
+            idleTimeout: timeout)
         return Application(
             router: router(),
             server: HTTPServerBuilder { responder in
@@ -169,7 +173,7 @@ package struct MeasureServer: Sendable {
     private func measure(_ request: Request) async throws -> Response {
         let limit = endpoint.limits.maximumBodyBytes
         let tooLarge = "the body is larger than \(limit) bytes"
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+        if Self.declaresBodyOverLimit(request.headers[.contentLength], maximumBodyBytes: limit) {
             return Self.json(413, MeasureEndpoint.error(413, tooLarge).body)
         }
         let buffer: ByteBuffer

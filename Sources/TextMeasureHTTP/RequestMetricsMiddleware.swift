@@ -7,6 +7,8 @@ import NIOHTTP1
 /// response is made. A request whose connection closed or failed before its body was read whole (a
 /// client gone mid-body: ``isConnectionLoss(_:)``) gets no response, and is counted as aborted
 /// (``ServerMetrics/recordAborted(path:)``), not as the 500 Hummingbird would have made of the error.
+/// One whose body NIO's decoder could not read (broken chunk framing) is not counted here either:
+/// ``HTTP1ConformanceHandler`` answers it, with a 400, and counts that answer.
 ///
 /// The latency runs to the response, whose body every route makes as one buffer. Unknown paths share the
 /// label `other`, and the files of a static folder its prefix (`/demo/`), so that a scanner trying paths
@@ -31,6 +33,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             if Self.isConnectionLoss(error) {
                 metrics.recordAborted(path: path)
+            } else if error is HTTPParserError {
+                // Answered and counted by the conformance handler; the router's answer is dropped.
             } else {
                 let status = (error as? any HTTPResponseError)?.status.code ?? 500
                 metrics.recordRequest(path: path, status: status, duration: clock.now - start)

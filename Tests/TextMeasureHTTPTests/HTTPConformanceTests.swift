@@ -1,6 +1,9 @@
 import Foundation
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
 import Testing
-import TextMeasureHTTP
+@testable import TextMeasureHTTP
 
 /// Request heads held to RFC 9112 by the server (see `HTTP1ConformanceHandler`), over raw sockets: what
 /// an HTTP client library would not let a test send.
@@ -145,5 +148,177 @@ struct HTTPConformanceTests {
             #expect(old.status == 200, "\(old.statusLine)")
             #expect(!old.body.contains("100 Continue"))
         }
+    }
+
+    /// How many responses `text` holds: status lines, interim ones included.
+    static func statusLines(_ text: String) -> Int {
+        text.components(separatedBy: "HTTP/1.1 ").count - 1
+    }
+
+    /// RFC 9110 §10.1.1: a request the router answers from its head alone (a `Content-Length` over the
+    /// limit, an unknown path, another method) gets that final answer, not `100 Continue` first; and as
+    /// its body may never come, the answer says `Connection: close` and the connection closes.
+    @Test func expectContinueIsNotSentWhenTheHeadDecides() async throws {
+        let cases: [(head: String, status: String, error: String)] = [
+            ("POST /v1/measure HTTP/1.1\r\nContent-Length: 2001", "413 Payload Too Large", "the body is larger than 2000 bytes"),
+            ("POST /v1/measure?x=1 HTTP/1.1\r\nContent-Length: 999999999", "413 Payload Too Large",
+             "the body is larger than 2000 bytes"),
+            ("POST /nowhere HTTP/1.1\r\nContent-Length: 10", "404 Not Found", "no such path: /nowhere"),
+            ("PUT /v1/measure HTTP/1.1\r\nContent-Length: 10", "405 Method Not Allowed", "/v1/measure takes POST, not PUT"),
+            ("POST /healthz HTTP/1.1\r\nTransfer-Encoding: chunked", "405 Method Not Allowed",
+             "/healthz takes GET or HEAD, not POST"),
+        ]
+        try await MeasureServerTests.withServer(limits: ServerLimits(maximumBodyBytes: 2_000)) { port, _ in
+            for (head, status, error) in cases {
+                let client = try HTTPTestClient(port: port, timeout: 30)
+                try await client.send(head + "\r\nHost: a\r\nExpect: 100-continue\r\n\r\n")
+                let (text, closed) = await client.readToClose()
+                #expect(text.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(head): \(text)")
+                #expect(Self.statusLines(text) == 1 && !text.contains("100 Continue"), "\(head): \(text)")
+                #expect(closed, "\(head)")
+                let reply = try HTTPTestClient.parse(Array(text.utf8), closedByServer: closed)
+                #expect(reply.headers["connection"] == "close", "\(head)")
+                #expect(reply.body == MeasureEndpoint.error(0, error).body, "\(head)")
+            }
+
+            // A client that sends the body without waiting gets the one answer too.
+            let eager = try HTTPTestClient(port: port, timeout: 30)
+            try await eager.send("POST /v1/measure HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2001\r\n\r\n"
+                                 + String(repeating: " ", count: 2_001))
+            let (text, closed) = await eager.readToClose()
+            #expect(text.hasPrefix("HTTP/1.1 413 Payload Too Large\r\n") && Self.statusLines(text) == 1, "\(text)")
+            #expect(closed)
+
+            // Within the limit, the body is asked for as before.
+            let body = #"{"text":"Hello","width":100}"#
+            let within = try HTTPTestClient(port: port, timeout: 30)
+            try await within.send("POST /v1/measure HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nConnection: close\r\n"
+                                  + "Content-Length: \(body.utf8.count)\r\n\r\n")
+            #expect(await within.read(until: "\r\n\r\n") == "HTTP/1.1 100 Continue\r\n\r\n")
+            try await within.send(body)
+            #expect(try await within.readReply().status == 200)
+        }
+    }
+
+    /// One way to break a chunked body: the bytes after a valid first chunk.
+    struct BrokenChunks: Sendable, CustomTestStringConvertible {
+        var name: String
+        var bytes: String
+        var testDescription: String { name }
+    }
+
+    static let brokenChunks = [
+        BrokenChunks(name: "a chunk size that is not hex", bytes: "zz\r\n"),
+        BrokenChunks(name: "a negative chunk size", bytes: "-1\r\nx\r\n"),
+        BrokenChunks(name: "a chunk size too large to read", bytes: "fffffffffffffffffffff\r\n"),
+        BrokenChunks(name: "chunk data longer than its size", bytes: "2\r\nabcdef\r\n0\r\n\r\n"),
+        BrokenChunks(name: "no CR LF after chunk data", bytes: "3\r\nabc0\r\n\r\n"),
+        BrokenChunks(name: "a trailer line without a colon", bytes: "0\r\nno colon\r\n\r\n"),
+    ]
+
+    /// A chunked body whose framing is broken gets exactly one answer, the JSON 400, and the connection
+    /// closes: the requests pipelined after it are not answered. Whether the broken bytes come with the
+    /// head or after the router began to read the body (`deliveredFirst`), Hummingbird's own 400 for
+    /// the parser error and the route's answer never follow it. The request counts once, as a 400.
+    @Test(arguments: brokenChunks, [false, true])
+    func aBrokenChunkedBodyGetsOneAnswer(_ broken: BrokenChunks, deliveredFirst: Bool) async throws {
+        let head = "POST /v1/measure HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let firstChunk = "5\r\n[{\"te\r\n"
+        let next = "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
+        try await MeasureServerTests.withServer { port, server in
+            let client = try HTTPTestClient(port: port, timeout: 30)
+            if deliveredFirst {
+                try await client.send(head + firstChunk)
+                await server.metrics.waitUntil { $0.requestsInFlight == 1 }   // the route reads the body
+                try await client.send(broken.bytes + next)
+            } else {
+                try await client.send(head + firstChunk + broken.bytes + next)
+            }
+            let (text, closed) = await client.readToClose()
+            #expect(closed)
+            let reply = try HTTPTestClient.parse(Array(text.utf8), closedByServer: closed)
+            let error = try #require(Self.error(reply), "\(text)")
+            #expect(error.hasPrefix("malformed body: "), "\(error)")
+            // Exactly these bytes: one status line, then nothing after the JSON body.
+            #expect(text == "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                        + "content-length: \(reply.body.utf8.count)\r\nconnection: close\r\n\r\n" + reply.body, "\(text)")
+
+            await server.metrics.waitUntil { $0.requestsInFlight == 0 }
+            let metrics = try await HTTPTestClient.request(port: port, "GET", "/metrics")
+            let counts = metrics.body.split(separator: "\n").filter { $0.hasPrefix("textmeasure_http_requests_total{") }
+            #expect(counts == [#"textmeasure_http_requests_total{path="/v1/measure",status="400"} 1"#], "\(counts)")
+        }
+    }
+
+    /// A route that answers without reading the body has made the request's one answer: a broken body
+    /// after it gets no second one (no 400), and the connection closes. Answers owed before a broken
+    /// request still come first, and nothing comes after its 400.
+    @Test func anAnswerMadeBeforeABrokenBodyIsTheOnlyOne() async throws {
+        let next = "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
+        let ok = #"{"status":"ok"}"#
+        try await MeasureServerTests.withServer { port, _ in
+            let client = try HTTPTestClient(port: port, timeout: 30)
+            try await client.send("GET /healthz HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let answered = await client.read(until: ok)
+            #expect(answered.hasPrefix("HTTP/1.1 200 OK\r\n") && answered.hasSuffix(ok), "\(answered)")
+            try await client.send("zz\r\n" + next)
+            let (after, closed) = await client.readToClose()
+            #expect(after.isEmpty, "\(after)")
+            #expect(closed)
+
+            let pipelined = try HTTPTestClient(port: port, timeout: 30)
+            try await pipelined.send(next + "POST /v1/measure HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                     + "1\r\nx\r\nqq\r\n\r\n" + next)
+            let (text, pipelinedClosed) = await pipelined.readToClose()
+            #expect(pipelinedClosed)
+            #expect(Self.statusLines(text) == 2, "\(text)")
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+            let refusal = try #require(text.range(of: ok + "HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+            #expect(text[refusal.upperBound...].hasSuffix(#"{"error":"malformed body: invalid character in chunk size header"}"#),
+                    "\(text)")
+        }
+    }
+
+    /// The same in a pipeline the test drives, playing the router: whether the router answers before
+    /// the decoder fails on the body (its answer goes, and the connection closes after it) or after
+    /// (the JSON 400 goes at once), what the router writes after that (its route's answer, then
+    /// Hummingbird's 400 for the parser error) never reaches the wire.
+    @Test(arguments: [false, true]) func theRoutersAnswersAfterABrokenBodyAreDropped(routerAnswersFirst: Bool) throws {
+        let endpoint = MeasureEndpoint(processor: MeasureServerTests.processor(), limits: ServerLimits(maximumBodyBytes: 1_000))
+        let channel = try QuickMeasureHandlerTests.wire(endpoint: endpoint, metrics: ServerMetrics(processor: endpoint.processor))
+        func answer(_ status: HTTPResponseStatus, _ body: String) throws {
+            var headers = HTTPHeaders()
+            headers.add(name: "content-length", value: String(body.utf8.count))
+            try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status,
+                                                                                   headers: headers)))
+            if !body.isEmpty { try channel.writeOutbound(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body)))) }
+            try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        }
+        func written() throws -> String {
+            var text = ""
+            while let bytes = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: bytes) }
+            return text
+        }
+
+        try channel.writeInbound(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"))
+        guard case .head? = try channel.readInbound(as: HTTPServerRequestPart.self) else {
+            Issue.record("the head did not reach the router")
+            return
+        }
+        let ok = "HTTP/1.1 200 OK\r\ncontent-length: 15\r\n\r\n" + #"{"status":"ok"}"#
+        if routerAnswersFirst {
+            try answer(.ok, #"{"status":"ok"}"#)
+            #expect(try written() == ok)
+        }
+        // The router's reader gets the parser error (the pipeline's tail rethrows it here).
+        #expect(throws: HTTPParserError.self) { try channel.writeInbound(ByteBuffer(string: "zz\r\nGET /healthz HTTP/1.1\r\n\r\n")) }
+        let body = #"{"error":"malformed body: invalid character in chunk size header"}"#
+        #expect(try written() == (routerAnswersFirst ? "" : "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                                   + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n" + body))
+        #expect(!channel.isActive)
+        if !routerAnswersFirst { try answer(.ok, #"{"status":"ok"}"#) }
+        try answer(.badRequest, "")
+        #expect(try written() == "")
+        #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil)
     }
 }

@@ -151,6 +151,14 @@ final class HTTPTestClient: @unchecked Sendable {   // the descriptor is used by
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
+    /// Reads until the server closes the connection (or the read times out) and returns what it sent,
+    /// as sent, and whether the server closed it: for a test that expects no more answers on it.
+    func readToClose() async -> (text: String, closedByServer: Bool) {
+        let fd = descriptor
+        let (data, closed) = await Self.offPool { Self.readToEnd(fd) }
+        return (String(decoding: data, as: UTF8.self), closed)
+    }
+
     /// Reads until the server closes the connection and returns what it sent, as sent.
     func readBytes() async -> [UInt8] {
         let fd = descriptor

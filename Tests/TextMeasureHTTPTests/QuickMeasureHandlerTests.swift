@@ -172,7 +172,8 @@ struct QuickMeasureHandlerTests {
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false,
                                                  withOutboundHeaderValidation: false)
         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        try pipeline.addHandler(HTTP1ConformanceHandler(metrics: metrics), position: .after(decoder))
+        try pipeline.addHandler(HTTP1ConformanceHandler(metrics: metrics, maximumBodyBytes: endpoint.limits.maximumBodyBytes),
+                                position: .after(decoder))
         try MeasureHTTP1Channel.addHandlers(
             to: pipeline, idleTimeout: idleTimeout,
             quick: QuickMeasureHandler(endpoint: endpoint, metrics: metrics, serverName: "textmeasure"),
