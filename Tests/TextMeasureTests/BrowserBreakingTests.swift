@@ -251,6 +251,46 @@ struct BrowserBreakingTests {
         #expect(try lines("phen\u{00AD}ation", size: 24, width: 70).first == "phen\u{00AD}")
     }
 
+    @Test func aSoftHyphenBeforeWhiteSpaceShowsItsHyphenWhereTheLineBreaks() throws {
+        // Rule 22, Chromium 156 at 15 px: "x" is 7.94 px, the hyphen 4.84, a space 3.91. A line ending
+        // after "x\u{AD} " with more text after it needs "x" and the hyphen (12.77 px), the space
+        // hanging after it; .pango lets the space hang and shows no hyphen.
+        #expect(try lines("x\u{AD} y", size: 15, width: 12) == ["x", "\u{AD} y"])
+        #expect(try lines("x\u{AD} y", size: 15, width: 14) == ["x\u{AD} ", "y"])
+        #expect(try lines("x\u{AD} y", size: 15, width: 12, .pango) == ["x\u{AD} ", "y"])
+        let before = try measurer.measure("x\u{AD}  y", style: TextStyle(size: 15, breaking: .browser), width: 14)
+        #expect(abs(before.lines[0].width - (try width("x", size: 15) + width("\u{2010}", size: 15))) < 0.01)
+    }
+
+    @Test func theLastLineOfAParagraphTakesTheRestWholeWhereItFits() throws {
+        // Rule 23, Chromium 156 at 15 px: "xi" is 11.8 px, so "x\u{AD}i" is one line at 12 px though
+        // "x\u{AD}" with its hyphen (12.77 px) would not end a line there; at the paragraph's end "x\u{AD} "
+        // fits with its space counted (11.84 px), "x\u{AD}  " with its hyphen (two spaces are wider).
+        #expect(try lines("x\u{AD}i", size: 15, width: 12) == ["x\u{AD}i"])
+        #expect(try lines("x\u{AD}i\nab", size: 15, width: 12).first == "x\u{AD}i")
+        #expect(try lines("x\u{AD} ", size: 15, width: 12) == ["x\u{AD} "])
+        #expect(try lines("x\u{AD} ", size: 15, width: 11.5) == ["x", "\u{AD} "])
+        #expect(try lines("x\u{AD}  ", size: 15, width: 12.5) == ["x", "\u{AD}  "])
+        #expect(try lines("x\u{AD}  ", size: 15, width: 13) == ["x\u{AD}  "])
+        // Not where more follows: there the line must end at the soft hyphen, with its hyphen.
+        #expect(try lines("x\u{AD}i y", size: 15, width: 12) != ["x\u{AD}i y"])
+        // The range of widths these lines hold over stops where the rest no longer fits whole.
+        let fits = try measurer.measure("x\u{AD} ", style: TextStyle(size: 15, breaking: .browser), width: 12)
+        #expect(abs(fits.widestLineWidth - 11.84) < 0.01)
+        #expect(fits.validWidths.lowerBound > 11.8 && fits.validWidths.lowerBound <= fits.widestLineWidth)
+        #expect(try lines("x\u{AD} ", size: 15, width: fits.validWidths.lowerBound - 0.01).count == 2)
+    }
+
+    @Test func aSoftHyphenAloneOnALineIsAsTallAsTheStrut() throws {
+        // Chromium 156 at 13 px, 18 px wide: "مر", "حبا", then the soft hyphen alone, 18 px tall (Noto
+        // Sans's line), not 28 (Noto Sans Arabic's).
+        let style = TextStyle(size: 13, breaking: .browser)
+        let alone = try measurer.measure("ت\u{AD}", style: style, width: 5)
+        #expect(alone.lines.count == 2 && alone.lines[1].height == 18)
+        #expect(try measurer.measure("ت\u{AD}", style: style, width: 100).lines[0].height == 28)
+        #expect(try measurer.measure("ت\u{AD}غ", style: style, width: 100).lines[0].height == 28)
+    }
+
     @Test func aLineEndingInsideALigatureReachesOnlyItsStart() throws {
         // Noto Sans draws "ffi" as one glyph (22.7 px at 24 px). Blink places an offset inside a glyph at
         // the glyph's start, so at 8 px "ff" reaches 0 px in context; no piece fits as drawn ("f" is

@@ -108,6 +108,14 @@ struct LineBreaker {
         /// hyphen's hyphen, its reshaped end), though more followed it on the line: below it, that
         /// segment would have gone to the next line (0 for a lone cluster, which joins at any width).
         var placementNeed = 0
+        /// Browser modes: the line opened at a segment's start (not inside a word broken between
+        /// clusters), so it may end its paragraph the way Blink takes the rest of a text item whole.
+        var startsAtSegment = false
+        /// Browser modes: the rest of the paragraph fits the line whole (see `paragraphRest`), so every
+        /// segment up to the paragraph's end joins it without a check of its own.
+        var takesParagraphRest = false
+        /// The line holds a segment with a tab (where `paragraphRest` stops).
+        var holdsTab = false
 
         /// The line's width as drawn: white space excluded, lost kerning included; in
         /// ``LineBreaking/pango``, the white space at its end that counts (see `hangPangoSpace`), also on
@@ -366,15 +374,18 @@ struct LineBreaker {
             for (index, segment) in segments.enumerated() {
                 let clusterEnd = index + 1 < segments.count ? Int(segments[index + 1].firstCluster) : clusters.count
                 if segment.contentClusterCount > 0 {
-                    guard place(segment) else { return }
+                    guard place(segment, at: index) else { return }
                 }
                 if segment.hanging > 0 || (segment.hasTab && Int(segment.contentEnd) < clusterEnd) {
                     guard hangSpace(of: segment, clusterEnd: clusterEnd) else { return }
                 }
-                if !line.isOpen { line = OpenLine(start: segment.byteStart) }   // an empty paragraph
+                if !line.isOpen {   // an empty paragraph
+                    line = OpenLine(start: segment.byteStart)
+                    line.startsAtSegment = true
+                }
                 line.end = segment.byteEnd
                 if segment.isMandatoryBreak {
-                    guard close(change: nil, moreFollows: index + 1 < segments.count) else { return }
+                    guard close(change: nil, endsParagraph: true, moreFollows: index + 1 < segments.count) else { return }
                     if fitsInContextFirst {
                         // The next paragraph is a new Blink text item.
                         cursorIndex = clusterEnd
@@ -382,13 +393,14 @@ struct LineBreaker {
                     }
                 }
             }
-            _ = close(change: nil, moreFollows: false)
+            _ = close(change: nil, endsParagraph: true, moreFollows: false)
         }
 
-        /// Puts a segment's visible content on the open line, else on a new line, broken between
+        /// Puts segment `index`'s visible content on the open line, else on a new line, broken between
         /// clusters if no line can hold it. Returns false when the line limit stopped the layout.
         @inline(__always)
-        mutating func place(_ segment: Segment) -> Bool {
+        mutating func place(_ segment: Segment, at index: Int) -> Bool {
+            defer { if segment.hasTab { line.holdsTab = true } }
             let x = line.isOpen ? line.advance : 0
             var content = contentWidth(of: segment, at: x)
             let contentEnd = clusters[Int(segment.contentEnd) - 1].end
@@ -400,10 +412,19 @@ struct LineBreaker {
                     endNeed = reshapeNeed(of: line, endingAfter: last, at: line.advance + content)
                     needed = max(needed, endNeed)
                 }
-                if needed <= width {
+                if needed > width && fitsInContextFirst && !line.takesParagraphRest,
+                   let rest = paragraphRest(from: index, at: line.advance, reaching: needed), rest < needed {
+                    // From `rest` on the line takes the rest of the paragraph whole.
+                    if rest <= width {
+                        line.takesParagraphRest = true
+                        line.placementNeed = max(line.placementNeed, rest)
+                    }
+                    needed = rest
+                }
+                if needed <= width || line.takesParagraphRest {
                     line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
                     line.endNeed = endNeed
-                    line.placementNeed = max(line.placementNeed, needed)
+                    if !line.takesParagraphRest { line.placementNeed = max(line.placementNeed, needed) }
                     line.end = contentEnd
                     return true
                 }
@@ -412,6 +433,7 @@ struct LineBreaker {
                     // The line starts at the "-": no break after it, the word goes on (see above). From
                     // `needed` on, the segment joins the line whole.
                     outcome.changeWidth = min(outcome.changeWidth, needed)
+                    line.startsAtSegment = false   // its pieces move with the width
                     return breakClusters(of: segment, continuingLine: true)
                 }
                 guard close(change: needed, moreFollows: true) else { return false }
@@ -426,8 +448,15 @@ struct LineBreaker {
             }
             // Counted white space (``LineBreaking/pango``) that does not fit is broken off by `hangPangoSpace`,
             // not the content.
-            let ownAdjust = segment.hanging > 0 ? 0 : segment.endAdjust
-            let wholeNeed = max(lead + content + ownAdjust, endNeed)
+            let ownAdjust = segment.hanging > 0 && !fitsInContextFirst ? 0 : segment.endAdjust
+            var wholeNeed = max(lead + content + ownAdjust, endNeed)
+            opened.startsAtSegment = true
+            if wholeNeed > width && fitsInContextFirst && segment.contentClusterCount > 1,
+               let rest = paragraphRest(from: index, at: lead, reaching: wholeNeed), rest < wholeNeed {
+                // From `rest` on the line takes the rest of the paragraph whole.
+                opened.takesParagraphRest = rest <= width
+                wholeNeed = rest
+            }
             if wholeNeed > width && segment.contentClusterCount > 1 {
                 // From `wholeNeed` on the segment takes a line whole. The pieces' own bounds need not
                 // say so: a piece ending at a soft hyphen needs its hyphen, which the whole segment,
@@ -471,9 +500,13 @@ struct LineBreaker {
                 // Space cannot hang after a cluster that already overflows.
                 guard close(change: line.visibleWidth, moreFollows: true) else { return false }
             }
-            if !line.isOpen { line = openLine(start: clusters[spaceIndex].start, at: spaceIndex) }
+            if !line.isOpen {
+                line = openLine(start: clusters[spaceIndex].start, at: spaceIndex)
+                line.startsAtSegment = true
+            }
             let x = line.advance
             let hanging = segment.hasTab ? span(of: spaceIndex..<clusterEnd, at: x) : segment.hanging
+            if segment.hasTab { line.holdsTab = true }
             if fitsInContextFirst && segment.hasTab {
                 // The text after a tab is a new Blink text item.
                 var position = x
@@ -830,6 +863,29 @@ struct LineBreaker {
             return narrowestPast
         }
 
+        /// Browser modes: where the rest of the paragraph from segment `index` on reaches when it starts
+        /// at `x` on the line, its white space counted (and a soft hyphen ending the paragraph's content
+        /// with its hyphen), the way Blink measures the rest of a text item: where it fits, Blink takes
+        /// it whole, without looking for a break in it, so no segment in it needs to fit as a line's end
+        /// (`"x\u{AD}i"` fits at the width of `"xi"`, where `"x\u{AD}"` with its hyphen would not). The
+        /// sum stops once it reaches `limit` (the width the segment needs otherwise, which is then what
+        /// counts); nil where a tab comes first (the text after it is another Blink item, at a place
+        /// only filling tells).
+        ///
+        /// - Complexity: O(*k*) in the segments summed, at most a line's worth past `limit`'s.
+        func paragraphRest(from index: Int, at x: Int, reaching limit: Int) -> Int? {
+            var reach = x
+            var next = index
+            while true {
+                let segment = segments[next]
+                if segment.hasTab { return nil }
+                let endsParagraph = segment.isMandatoryBreak || next + 1 == segments.count
+                reach += segment.width + (endsParagraph && segment.hanging == 0 ? segment.endAdjust : segment.hanging)
+                if endsParagraph || reach >= limit { return reach }
+                next += 1
+            }
+        }
+
         /// Browser modes: the width of `line`, ending after cluster `last`, that Blink's line filling
         /// compares with the width: as drawn, but without the hyphen of a soft hyphen ending it (Blink
         /// adds the hyphen once the line is chosen, see `breakClusters`).
@@ -845,11 +901,21 @@ struct LineBreaker {
         }
 
         /// Ends the open line; returns false when the line limit stops the layout. `change` is the
-        /// width at which this line would have taken in what follows it.
-        mutating func close(change: Int?, moreFollows: Bool) -> Bool {
+        /// width at which this line would have taken in what follows it; `endsParagraph` says the line
+        /// ends at its paragraph's end.
+        mutating func close(change: Int?, endsParagraph: Bool = false, moreFollows: Bool) -> Bool {
             guard line.isOpen else { return true }
             let current = line
-            let visible = current.visibleWidth
+            var visible = current.visibleWidth
+            // Browser modes: Blink takes the rest of a text item whole where it fits, white space
+            // counted, so the last line of a paragraph holds down to that width too (see
+            // `paragraphRest`), and is that wide (a soft hyphen before its hanging white space draws no
+            // hyphen). Not for a line that started inside a broken word (its pieces move with the
+            // width) or that holds a tab (`paragraphRest` stops at tabs).
+            let rest = fitsInContextFirst && endsParagraph && current.startsAtSegment && !current.holdsTab
+                && current.clusters > 0
+                ? (current.advance > current.content ? current.advance : current.content + current.endAdjust) : Int.max
+            visible = min(visible, rest)
             outcome.lineCount += 1
             outcome.widestLine = max(outcome.widestLine, visible)
             // A lone cluster stays alone at any narrower width, unless space hangs after it.
@@ -858,7 +924,7 @@ struct LineBreaker {
                 lower = max(lower, current.requirement)
             } else if current.clusters > 1 || (current.clusters == 1 && (current.hangsBecauseContentFits || current.startsWithWhiteSpace))
                         || (current.clusters == 0 && current.endAdjust > 0 && current.hangsBecauseContentFits) {
-                lower = max(lower, visible, current.requirement, current.endNeed, current.placementNeed)
+                lower = max(lower, min(rest, max(visible, current.requirement, current.endNeed, current.placementNeed)))
             }
             let upper = change ?? Int.max
             outcome.minimumWidth = max(outcome.minimumWidth, lower)

@@ -215,7 +215,8 @@ struct Segment: Hashable, Sendable {
     /// the kerning lost at the line's end (see `PreparedCluster.breakAdjust`); with white space, 0,
     /// except in ``LineBreaking/pango`` after two or more white space characters, which counts all of
     /// them but the last (Pango lets only the last hang; `LineBreaker` breaks between them where they
-    /// do not fit).
+    /// do not fit), and in the browser modes after a soft hyphen, whose hyphen a line ending there
+    /// shows (the white space hanging after it).
     var endAdjust: Int
     /// The line must end after this segment (a hard break or the end of a paragraph).
     var isMandatoryBreak: Bool

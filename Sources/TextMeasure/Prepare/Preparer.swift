@@ -232,6 +232,13 @@ struct Preparer {
             return LineExtent.pango(resolved.fonts[font]).union(extentFloor)
         }
 
+        /// Browser modes: what a line reaches in `style` from text with no font of its own: the style's
+        /// strut (its first font at its size) and every line's floor.
+        func strutExtent(style: Int) -> LineExtent {
+            guard let styled, style != 0 else { return extentFloor }
+            return styled.styles[style].strut.union(extentFloor)
+        }
+
         /// The extent run of `font` (the preparation's index) in `style` from `byteStart`, for a run of
         /// `script`: in ``LineBreaking/pango`` with the baselines Pango aligns it on (see ``Baselines``).
         func extentRun(from byteStart: Int, font: Int, style: Int, script: hb_script_t,
@@ -382,7 +389,7 @@ struct Preparer {
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
                            breaking: breaking)
             if case .natural = context.style.lineHeight {
-                appendExtentRuns(scratch.runs, clusters: scratch.clusters, base: base, context)
+                appendExtentRuns(scratch.runs, clusters: scratch.clusters, bytes: bytes, base: base, context)
             }
             if itemized.hasJoinedPieces {
                 joinPieces(&scratch.clusters, firstCluster: firstCluster, byteCount: count, scratch: scratch)
@@ -537,10 +544,20 @@ struct Preparer {
         /// Extends the extent runs over the paragraph's shaping runs (one font and style each): an
         /// extent run starts where a run's font reaches another extent than the one before (see
         /// `LineHeights`). Per shaping run, not per cluster: a paragraph in one font costs one step.
-        private mutating func appendExtentRuns(_ runs: [Run], clusters: ScratchList<Itemizer.Cluster>, base: Int,
-                                               _ context: Context) {
+        ///
+        /// In the browser modes a soft hyphen is drawn with no font of its own, so a line holding
+        /// nothing else (a paragraph's soft hyphen after a word broken before it) is as tall as its
+        /// strut, not as the soft hyphen's neighbours' font: each soft hyphen gets an extent run of the
+        /// style's strut (`softHyphenRuns`).
+        private mutating func appendExtentRuns(_ runs: [Run], clusters: ScratchList<Itemizer.Cluster>,
+                                               bytes: UnsafeBufferPointer<UInt8>, base: Int, _ context: Context) {
             var clusterIndex = 0
+            let mayHoldSoftHyphens = context.style.breaking.isBrowser && bytes.count >= 2
+                && memchr(bytes.baseAddress! + 1, 0xAD, bytes.count - 1) != nil
             for run in runs {
+                if mayHoldSoftHyphens && !run.drawsHexBoxes && softHyphenRuns(run, bytes: bytes, base: base, context) {
+                    continue
+                }
                 if run.drawsHexBoxes {
                     appendExtentRuns(hexBoxRun: run, clusters: clusters, from: &clusterIndex, base: base, context)
                     continue
@@ -554,6 +571,35 @@ struct Preparer {
                 append(context.extentRun(from: base + run.start, font: run.font, style: run.style, script: run.script,
                                          extent: extent))
             }
+        }
+
+        /// Browser modes: the extent runs of a shaping run holding soft hyphens, if it holds any (else
+        /// false, and nothing appended): the run's font's extent, the strut of its style at each soft
+        /// hyphen, the font's again after it.
+        ///
+        /// - Complexity: O(*n*) in the run's bytes (`memchr`).
+        private mutating func softHyphenRuns(_ run: Run, bytes: UnsafeBufferPointer<UInt8>, base: Int,
+                                             _ context: Context) -> Bool {
+            let start = bytes.baseAddress!
+            var offset = run.start
+            var found = false
+            while offset + 1 < run.end, let hit = memchr(start + offset + 1, 0xAD, run.end - offset - 1) {
+                let at = UnsafeRawPointer(hit) - UnsafeRawPointer(start)
+                offset = at
+                guard bytes[at - 1] == 0xC2 else { continue }
+                let font = context.extentRun(from: base + run.start, font: run.font, style: run.style,
+                                             script: run.script, extent: context.extent(ofFont: run.font, style: run.style))
+                if !found && at - 1 > run.start { append(font) }
+                found = true
+                append(ExtentRun(byteStart: Int32(base + at - 1), extent: context.strutExtent(style: run.style)))
+                if at + 1 < run.end {
+                    var after = font
+                    after.byteStart = Int32(base + at + 1)
+                    append(after)
+                }
+            }
+            if found { lastExtentFont = -1 }
+            return found
         }
 
         /// Appends `run` unless the last run reaches as far (see `ExtentRun.reachesAsFar(as:)`).
@@ -585,9 +631,10 @@ struct Preparer {
         /// - A lone CR, NEL (U+0085) and FF advance nothing (Blink draws them as zero-width controls);
         ///   U+2028 and U+2029 advance a space of the first font (Blink draws them as spaces, which
         ///   do not hang).
-        /// - A line ending after U+00AD SOFT HYPHEN is wider by a hyphen (U+2010, else "-", in the
-        ///   cluster's font): it becomes the cluster's break adjustment, so such a break is taken only
-        ///   where the hyphen fits too.
+        /// - A line ending after U+00AD SOFT HYPHEN is wider by a hyphen: it becomes the cluster's
+        ///   break adjustment, so such a break is taken only where the hyphen fits too. Blink shapes the
+        ///   hyphen with the style's fonts, U+2010 where the first font has it, else "-" (so after Han
+        ///   or Arabic text it is Noto Sans's, not the soft hyphen's neighbours' font's).
         private mutating func applyBrowserAdvances(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
                                                    _ context: Context) {
             let itemized = context.scratch.clusters
@@ -607,15 +654,18 @@ struct Preparer {
                     clusters[index].breakAdjust = 0
                 case 0xAD:
                     clusters[index].flags.insert(.softHyphen)
+                    var primary = cluster
+                    primary.font = 0
                     clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
                                                         + Self.hyphenAdvance(context.fonts(of: Int(cluster.style))
-                                                                                .handle(at: context.font(of: cluster)).pointer))
+                                                                                .handle(at: context.font(of: primary)).pointer))
                 default: break
                 }
             }
         }
 
-        /// The hyphen a break at a soft hyphen shows: U+2010, else "-", of `font`; 0 when it has neither.
+        /// The hyphen a break at a soft hyphen shows: U+2010, else "-", of `font` (the style's first
+        /// font); 0 when it has neither.
         private static func hyphenAdvance(_ font: OpaquePointer) -> Int {
             var glyph: hb_codepoint_t = 0
             guard hb_font_get_nominal_glyph(font, 0x2010, &glyph) != 0 || hb_font_get_nominal_glyph(font, 0x2D, &glyph) != 0
@@ -834,6 +884,11 @@ struct Preparer {
         /// width of their content and of the white space that hangs after it. Returns whether, in
         /// ``LineBreaking/pango``, a segment ends in two or more white space characters (see
         /// `countWhiteSpace`).
+        ///
+        /// In the browser modes a soft hyphen ending a segment's content shows its hyphen at a line's
+        /// end also when white space follows it: Blink breaks before the white space, at the soft
+        /// hyphen, and lets the white space hang after the hyphen (`"x\u{AD} y"` needs the hyphen on
+        /// its first line). Only the last line of a paragraph may do without it (see `LineBreaker`).
         private mutating func appendSegments(_ itemized: ScratchList<Itemizer.Cluster>, base: Int, byteCount: Int,
                                              firstCluster: Int, flags: UnsafeMutableBufferPointer<UInt8>,
                                              bytes: UnsafeBufferPointer<UInt8>, breaking: LineBreaking) -> Bool {
@@ -859,7 +914,8 @@ struct Preparer {
                     byteEnd: Int32(base + (atEnd ? byteCount : itemized[i].start)),
                     firstCluster: Int32(firstCluster + segmentStart), contentEnd: Int32(firstCluster + contentEnd),
                     width: width, hanging: hanging,
-                    endAdjust: contentEnd == i && contentEnd > segmentStart
+                    endAdjust: contentEnd > segmentStart && (contentEnd == i || (breaking.isBrowser
+                        && clusters[firstCluster + contentEnd - 1].flags.contains(.softHyphen)))
                         ? Int(clusters[firstCluster + contentEnd - 1].breakAdjust) : 0,
                     isMandatoryBreak: breakFlags & UInt8(CUB_MANDATORY_BREAK) != 0, hasTab: segmentHasTab,
                     followsHyphen: breaking.isBrowser && Self.followsHyphen(itemized[segmentStart].start, bytes)))
