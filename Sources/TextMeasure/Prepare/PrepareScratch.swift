@@ -89,11 +89,16 @@ final class PrepareScratch: @unchecked Sendable {
         }
         defer {
             scratch.shape.clear()
-            // Keep the pool and each scratch bounded: a huge text does not pin its memory.
-            if scratch.capacity > 1 << 20 {
+            // Keep the pool and each scratch bounded: a huge text does not pin its memory (a
+            // paragraph of a megabyte takes over a hundred while it is prepared).
+            if scratch.capacity > 1 << 16 {
                 scratch.release()
                 scratch.shape.release()
             }
+            scratch.shape.trim(above: 1 << 14)
+            if scratch.clusters.capacity > 1 << 16 { scratch.clusters.deallocate() }
+            if scratch.runs.capacity > 1 << 12 { scratch.runs = [] }
+            if scratch.ligatures.capacity > 1 << 12 { scratch.ligatures = [] }
             if scratch.preparedClusters.capacity > 1 << 16 {
                 scratch.segments = []
                 scratch.preparedClusters = []

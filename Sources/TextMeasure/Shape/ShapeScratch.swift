@@ -10,7 +10,7 @@ import CHarfBuzzFreeType
 /// (`@exclusivity(unchecked)`, for the reason ``PrepareScratch`` gives).
 final class ShapeScratch: @unchecked Sendable {
     // @unchecked: used by one thread at a time, as its PrepareScratch is.
-    let buffer: OpaquePointer
+    @exclusivity(unchecked) private(set) var buffer: OpaquePointer
     @exclusivity(unchecked) private(set) var capacity = 0
     /// Per byte of the paragraph: HarfBuzz cluster advance, break adjustment, unsafe-to-concat mark and
     /// cluster start, plain glyph (see `Shaper.Output.plainGlyph`).
@@ -124,6 +124,22 @@ final class ShapeScratch: @unchecked Sendable {
     func clear() {
         hb_buffer_clear_contents(buffer)
         cutPieces.removeAll()
+    }
+
+    /// Frees the shaped-piece cache's lists and the HarfBuzz buffer (its glyph arrays as long as the
+    /// longest run shaped) when they hold more than `pieces` pieces: a huge paragraph does not pin
+    /// them. Between preparations only: the buffer is replaced by a new one.
+    func trim(above pieces: Int) {
+        guard pieceShapes.capacity > pieces || pieceBounds.capacity > pieces else { return }
+        pieceBounds.deallocate()
+        pieceKeys.deallocate()
+        pieceShapes.deallocate()
+        shapedPieces.deallocate()
+        piecesInSpans.deallocate()
+        spansFound = []
+        spansShaped = []
+        hb_buffer_destroy(buffer)
+        buffer = hb_buffer_create()
     }
 
     /// Frees the per-byte arrays (a huge text does not pin its memory).

@@ -9,7 +9,7 @@
 package struct ScratchList<Element>: RandomAccessCollection {
     @usableFromInline var base: UnsafeMutablePointer<Element>?
     @usableFromInline package internal(set) var count = 0
-    @usableFromInline var capacity = 0
+    @usableFromInline package internal(set) var capacity = 0
 
     @inlinable
     package init() {
