@@ -291,6 +291,18 @@ struct BrowserBreakingTests {
         #expect(try measurer.measure("ت\u{AD}غ", style: style, width: 100).lines[0].height == 28)
     }
 
+    @Test func aTabOrAZeroWidthSpaceReachesOnlyTheStrut() throws {
+        // Chromium 156 at 17 px: "\tد" at 41 px is a line of the tab (23 px, the strut) and one of
+        // "د" (36 px), 59 in all; a zero-width space alone on a line likewise, and "שלום\t" before
+        // Arabic is as tall as its Hebrew. Both are still shaped with their neighbours: Arabic joins
+        // across a zero-width space as it does without one.
+        let style = TextStyle(size: 17, breaking: .browser)
+        #expect(try measurer.measure("\tد", style: style, width: 41).height == 59)
+        #expect(try measurer.measure("\u{200B}ب", style: style, width: 13).height == 59)
+        #expect(try measurer.measure("שלום\tمحمد", style: style, width: 60).height == 59)
+        #expect(try width("عر\u{200B}بي", size: 15) == width("عربي", size: 15))
+    }
+
     @Test func aLineEndingInsideALigatureReachesOnlyItsStart() throws {
         // Noto Sans draws "ffi" as one glyph (22.7 px at 24 px). Blink places an offset inside a glyph at
         // the glyph's start, so at 8 px "ff" reaches 0 px in context; no piece fits as drawn ("f" is

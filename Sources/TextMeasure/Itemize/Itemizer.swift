@@ -195,6 +195,10 @@ struct Itemizer {
         var mayDrawHexBoxes = false
         /// Some cluster is ``Cluster/joinsPrevious`` (``LineBreaking/pango`` only).
         var hasJoinedPieces = false
+        /// With ``Itemizer/choosesFontPerCharacter``, some cluster but a line feed is ``Cluster/isNeutral``
+        /// (a tab, a soft hyphen, a zero-width space or another format character), which Blink draws
+        /// with no font of its own for the line's extent (see `Preparer`'s extent runs).
+        var hasNeutralClusters = false
     }
 
     /// Where the piece of the grapheme cluster `start..<end` that begins at `start` ends: before the
@@ -344,6 +348,7 @@ struct Itemizer {
         }
         if cluster.isNeutral {
             if followers.neutralStart < 0 { followers.neutralStart = clusters.count }
+            if choosesFontPerCharacter && bytes[cluster.start] != 0x0A { followers.findings.hasNeutralClusters = true }
         } else if followers.neutralStart >= 0 {
             giveFont(to: &clusters, from: followers.neutralStart, fontAfter: cluster.isEmoji ? nil : cluster.font,
                      scriptAfter: cluster.script, levelAfter: cluster.level, bytes: bytes)

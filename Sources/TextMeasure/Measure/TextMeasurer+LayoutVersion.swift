@@ -40,7 +40,7 @@ extension TextMeasurer {
     /// characters, as Unicode 15.1 does (LB19a); 17, the browser modes give a control character the
     /// first font that maps it, as Blink does; 18, in the browser modes a soft hyphen before white
     /// space shows its hyphen (the style's first font's) where the line breaks, the last line of a
-    /// paragraph takes the rest whole where it fits with its white space counted, and a soft hyphen
-    /// reaches only the strut, as in Blink.
+    /// paragraph takes the rest whole where it fits with its white space counted, and a tab, a soft
+    /// hyphen, a zero-width space or another format character reaches only the strut, as in Blink.
     public static let layoutVersion: UInt32 = 18
 }

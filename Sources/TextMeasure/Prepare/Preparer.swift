@@ -389,7 +389,8 @@ struct Preparer {
             appendClusters(&scratch.clusters, base: base, byteCount: count, bytes: bytes, scratch: scratch,
                            breaking: breaking)
             if case .natural = context.style.lineHeight {
-                appendExtentRuns(scratch.runs, clusters: scratch.clusters, bytes: bytes, base: base, context)
+                appendExtentRuns(scratch.runs, clusters: scratch.clusters, base: base,
+                                 neutralClusters: itemized.hasNeutralClusters, context)
             }
             if itemized.hasJoinedPieces {
                 joinPieces(&scratch.clusters, firstCluster: firstCluster, byteCount: count, scratch: scratch)
@@ -545,17 +546,20 @@ struct Preparer {
         /// extent run starts where a run's font reaches another extent than the one before (see
         /// `LineHeights`). Per shaping run, not per cluster: a paragraph in one font costs one step.
         ///
-        /// In the browser modes a soft hyphen is drawn with no font of its own, so a line holding
-        /// nothing else (a paragraph's soft hyphen after a word broken before it) is as tall as its
-        /// strut, not as the soft hyphen's neighbours' font: each soft hyphen gets an extent run of the
-        /// style's strut (`softHyphenRuns`).
-        private mutating func appendExtentRuns(_ runs: [Run], clusters: ScratchList<Itemizer.Cluster>,
-                                               bytes: UnsafeBufferPointer<UInt8>, base: Int, _ context: Context) {
+        /// In the browser modes (`neutralClusters`: the itemizer found some) a tab, a soft hyphen, a
+        /// zero-width space and the other characters that follow their neighbours' font are shaped in
+        /// that font but reach no extent of their own: Blink draws a tab with the first font, and a
+        /// default-ignorable character as nothing. So a line holding nothing else (a tab starting a
+        /// paragraph of Arabic, a soft hyphen after a word broken before it) is as tall as its strut,
+        /// not as the font of the text around it: each such cluster gets an extent run of the
+        /// style's strut (`neutralClusterRuns`).
+        private mutating func appendExtentRuns(_ runs: [Run], clusters: ScratchList<Itemizer.Cluster>, base: Int,
+                                               neutralClusters: Bool, _ context: Context) {
             var clusterIndex = 0
-            let mayHoldSoftHyphens = context.style.breaking.isBrowser && bytes.count >= 2
-                && memchr(bytes.baseAddress! + 1, 0xAD, bytes.count - 1) != nil
+            var neutralIndex = 0
             for run in runs {
-                if mayHoldSoftHyphens && !run.drawsHexBoxes && softHyphenRuns(run, bytes: bytes, base: base, context) {
+                if neutralClusters && !run.drawsHexBoxes
+                    && neutralClusterRuns(run, clusters: clusters, from: &neutralIndex, base: base, context) {
                     continue
                 }
                 if run.drawsHexBoxes {
@@ -573,30 +577,34 @@ struct Preparer {
             }
         }
 
-        /// Browser modes: the extent runs of a shaping run holding soft hyphens, if it holds any (else
-        /// false, and nothing appended): the run's font's extent, the strut of its style at each soft
-        /// hyphen, the font's again after it.
+        /// Browser modes: the extent runs of a shaping run holding neutral clusters but line feeds (see
+        /// `appendExtentRuns`), if it holds any (else false, and nothing appended): the run's font's
+        /// extent, the strut of its style at each such cluster, the font's again after it. `index` is
+        /// a cursor in `clusters`, moving forward with the runs.
         ///
-        /// - Complexity: O(*n*) in the run's bytes (`memchr`).
-        private mutating func softHyphenRuns(_ run: Run, bytes: UnsafeBufferPointer<UInt8>, base: Int,
-                                             _ context: Context) -> Bool {
-            let start = bytes.baseAddress!
-            var offset = run.start
-            var found = false
-            while offset + 1 < run.end, let hit = memchr(start + offset + 1, 0xAD, run.end - offset - 1) {
-                let at = UnsafeRawPointer(hit) - UnsafeRawPointer(start)
-                offset = at
-                guard bytes[at - 1] == 0xC2 else { continue }
-                let font = context.extentRun(from: base + run.start, font: run.font, style: run.style,
-                                             script: run.script, extent: context.extent(ofFont: run.font, style: run.style))
-                if !found && at - 1 > run.start { append(font) }
-                found = true
-                append(ExtentRun(byteStart: Int32(base + at - 1), extent: context.strutExtent(style: run.style)))
-                if at + 1 < run.end {
-                    var after = font
-                    after.byteStart = Int32(base + at + 1)
-                    append(after)
+        /// - Complexity: O(*k*) in the run's clusters.
+        private mutating func neutralClusterRuns(_ run: Run, clusters: ScratchList<Itemizer.Cluster>,
+                                                 from index: inout Int, base: Int, _ context: Context) -> Bool {
+            while index < clusters.count && clusters[index].start < run.start { index += 1 }
+            var found = false, inStrut = false
+            while index < clusters.count && clusters[index].start < run.end {
+                let cluster = clusters[index]
+                index += 1
+                let isStrut = cluster.isNeutral && context.bytes[base + cluster.start] != 0x0A
+                guard isStrut != inStrut else { continue }
+                inStrut = isStrut
+                if isStrut && !found && cluster.start == run.start {
+                    found = true
+                } else if isStrut && !found {
+                    found = true
+                    append(context.extentRun(from: base + run.start, font: run.font, style: run.style,
+                                             script: run.script, extent: context.extent(ofFont: run.font, style: run.style)))
+                } else if !isStrut {
+                    append(context.extentRun(from: base + cluster.start, font: run.font, style: run.style,
+                                             script: run.script, extent: context.extent(ofFont: run.font, style: run.style)))
+                    continue
                 }
+                append(ExtentRun(byteStart: Int32(base + cluster.start), extent: context.strutExtent(style: run.style)))
             }
             if found { lastExtentFont = -1 }
             return found
