@@ -104,12 +104,12 @@ struct ChromiumDifferentialTests {
     /// made by `Tools/corpus/make_line_ends.py`): a soft hyphen before white space shows its hyphen
     /// where the line breaks (rule 22), the last line of a paragraph takes the rest whole where it
     /// fits (rule 23), and a soft hyphen alone on a line is as tall as the strut. Measured: 5,457 line
-    /// counts and 5,263 heights of 5,544 (before the rules, 5,127 and 4,960); most of the rest are a
+    /// counts and 5,265 heights of 5,544 (before the rules, 5,127 and 4,960); most of the rest are a
     /// soft hyphen after right-to-left text, which Blink lays out as a text item of its own, and
     /// soft hyphens next to tabs.
     @Test("`.browser` agrees with Chromium where lines end at soft hyphens and paragraphs' ends")
     func linesAndHeightsAgreeWithChromiumAtLineEnds() throws {
-        try Self.expectAgreement(onCorpus: "line-ends", cases: 5_544, lines: { $0 >= 5_457 }, heights: { $0 >= 5_263 })
+        try Self.expectAgreement(onCorpus: "line-ends", cases: 5_544, lines: { $0 >= 5_457 }, heights: { $0 >= 5_265 })
     }
 
     /// Compares a targeted corpus's fixture (`Tests/Fixtures/chromium/<corpus>.tsv`, `count` cases)
