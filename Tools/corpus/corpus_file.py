@@ -1,7 +1,7 @@
 """What the targeted corpus generators of this folder (make_hyphens.py, make_quotes.py,
-make_controls.py, make_line_ends.py) do with their texts: write them to Tests/Corpus/NAME, one text
-per line escaped as the other corpus files (`Corpus.unescape`), or with --check compare them with
-the file."""
+make_controls.py, make_line_ends.py, make_mixed.py) do with their texts: write them to
+Tests/Corpus/NAME, one text per line escaped as the other corpus files (`Corpus.unescape`), or with
+--check compare them with the file."""
 
 import argparse
 import os
