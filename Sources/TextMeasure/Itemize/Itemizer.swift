@@ -487,7 +487,10 @@ struct Itemizer {
     /// its first piece. (Pango also breaks lines between a space and a mark after it, which a cluster
     /// cannot show; see `docs/pango-differences.md`.) Its emoji segmentation ends an emoji sequence
     /// before any character that is not part of one (see `endsEmojiSequence`), which starts text of
-    /// its own: "😀\u{20E3}" is the emoji and a keycap mark in the first text font that has one.
+    /// its own: "😀\u{20E3}" is the emoji and a keycap mark in the first text font that has one. A
+    /// joiner (ZWJ, ZWNJ) ending an emoji cluster joins nothing: it is text of its own there, with no
+    /// font (a neutral cluster, ``Followers``): the next text's, or alone the first font with a space,
+    /// so a line holding "🇯🇵\u{200D}" reaches Noto Sans's extent as in Pango.
     ///
     /// Each piece is a cluster with its own font, script and coverage; those after the first are
     /// ``Cluster/joinsPrevious``, and the first continues a grapheme where the cluster did.
@@ -503,7 +506,14 @@ struct Itemizer {
         var pieceStart = start, pieceFont: Int? = nil, pieceIsEmoji = false
         var previous: UInt32 = 0
         var offset = start
-        while offset < end {
+        var contentEnd = end
+        if emojiFont != nil {
+            while contentEnd > start + 3 && bytes[contentEnd - 3] == 0xE2 && bytes[contentEnd - 2] == 0x80
+                    && (bytes[contentEnd - 1] == 0x8D || bytes[contentEnd - 1] == 0x8C) {
+                contentEnd -= 3
+            }
+        }
+        while offset < contentEnd {
             let (scalar, length) = UTF8Decoding.scalar(in: bytes, at: offset)
             defer {
                 previous = scalar
@@ -525,10 +535,17 @@ struct Itemizer {
                 pieceIsEmoji = isEmoji
             }
         }
-        guard pieceStart > start, let pieceFont else { return false }
+        guard pieceStart > start || contentEnd < end, let pieceFont else { return false }
         followers.findings.hasJoinedPieces = true
-        pushPiece(bytes, pieceStart, end, font: pieceFont, isEmoji: pieceIsEmoji, continuesGrapheme: false,
-                  joinsPrevious: true, level: level, style: style, selector: selector, to: &clusters, &followers)
+        pushPiece(bytes, pieceStart, contentEnd, font: pieceFont, isEmoji: pieceIsEmoji,
+                  continuesGrapheme: continuesGrapheme && pieceStart == start, joinsPrevious: pieceStart > start,
+                  level: level, style: style, selector: selector, to: &clusters, &followers)
+        if contentEnd < end {
+            push(Cluster(start: contentEnd, font: nil, joinsPrevious: true, script: script(bytes, contentEnd, end),
+                         isSpace: false, isNeutral: true, isEmoji: false, continuesGrapheme: false, level: level,
+                         coverage: .covered, style: style),
+                 to: &clusters, &followers, bytes: bytes)
+        }
         return true
     }
 

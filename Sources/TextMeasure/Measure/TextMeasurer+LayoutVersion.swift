@@ -41,6 +41,7 @@ extension TextMeasurer {
     /// first font that maps it, as Blink does; 18, in the browser modes a soft hyphen before white
     /// space shows its hyphen (the style's first font's) where the line breaks, the last line of a
     /// paragraph takes the rest whole where it fits with its white space counted, and a tab, a soft
-    /// hyphen, a zero-width space or another format character reaches only the strut, as in Blink.
-    public static let layoutVersion: UInt32 = 18
+    /// hyphen, a zero-width space or another format character reaches only the strut, as in Blink; 19,
+    /// ``LineBreaking/pango`` takes a joiner ending an emoji cluster for text of its own, as Pango does.
+    public static let layoutVersion: UInt32 = 19
 }
