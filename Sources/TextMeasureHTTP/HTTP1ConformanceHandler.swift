@@ -138,9 +138,9 @@ final class HTTP1ConformanceHandler: ChannelDuplexHandler, RemovableChannelHandl
             readingPath = path
             // A client waiting for `100 Continue` that will not come may never send the body: the
             // connection cannot be read past it.
-            let asksForBody = Self.expectsContinue(head)
-                && MeasureServer.readsBody(of: head, maximumBodyBytes: maximumBodyBytes)
-            let keepsAlive = head.isKeepAlive && (asksForBody || !Self.expectsContinue(head))
+            let expectsContinue = Self.expectsContinue(head)
+            let asksForBody = expectsContinue && MeasureServer.readsBody(of: head, maximumBodyBytes: maximumBodyBytes)
+            let keepsAlive = head.isKeepAlive && (asksForBody || !expectsContinue)
             replies.append(!keepsAlive ? .close : Self.isBefore11(head.version) ? .keepAlive : .asMade)
             readingLastRequest = !keepsAlive
             if asksForBody {

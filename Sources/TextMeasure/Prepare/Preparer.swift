@@ -586,6 +586,11 @@ struct Preparer {
         private mutating func neutralClusterRuns(_ run: Run, clusters: ScratchList<Itemizer.Cluster>,
                                                  from index: inout Int, base: Int, _ context: Context) -> Bool {
             while index < clusters.count && clusters[index].start < run.start { index += 1 }
+            /// The run's font's extent from `start`.
+            func fontRun(from start: Int) -> ExtentRun {
+                context.extentRun(from: base + start, font: run.font, style: run.style, script: run.script,
+                                  extent: context.extent(ofFont: run.font, style: run.style))
+            }
             var found = false, inStrut = false
             while index < clusters.count && clusters[index].start < run.end {
                 let cluster = clusters[index]
@@ -593,17 +598,12 @@ struct Preparer {
                 let isStrut = cluster.isNeutral && context.bytes[base + cluster.start] != 0x0A
                 guard isStrut != inStrut else { continue }
                 inStrut = isStrut
-                if isStrut && !found && cluster.start == run.start {
-                    found = true
-                } else if isStrut && !found {
-                    found = true
-                    append(context.extentRun(from: base + run.start, font: run.font, style: run.style,
-                                             script: run.script, extent: context.extent(ofFont: run.font, style: run.style)))
-                } else if !isStrut {
-                    append(context.extentRun(from: base + cluster.start, font: run.font, style: run.style,
-                                             script: run.script, extent: context.extent(ofFont: run.font, style: run.style)))
+                guard isStrut else {
+                    append(fontRun(from: cluster.start))   // the font again after a neutral cluster
                     continue
                 }
+                if !found && cluster.start > run.start { append(fontRun(from: run.start)) }
+                found = true
                 append(ExtentRun(byteStart: Int32(base + cluster.start), extent: context.strutExtent(style: run.style)))
             }
             if found { lastExtentFont = -1 }
