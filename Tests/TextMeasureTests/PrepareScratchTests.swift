@@ -44,7 +44,7 @@ struct PrepareScratchTests {
     }
 
     /// A huge text's working memory is given back when it is prepared: the scratch the thread keeps
-    /// holds neither its per-byte arrays nor its long lists (before, the lists of a 5.7 MB line kept
+    /// holds neither its per-byte arrays nor its long lists, only what ``PrepareScratch/Kept`` allows (before, the lists of a 5.7 MB line kept
     /// a batch at 200 MB for the rest of its input); a small text after it is measured as before.
     @Test func aHugeTextDoesNotPinItsWorkingMemory() throws {
         let measurer = try TextMeasurer()
@@ -63,8 +63,12 @@ struct PrepareScratchTests {
             }
         }.get()
         #expect(lines > 1_000)
-        #expect(capacities[0] == 0 && capacities[2] == 0, "per-byte arrays: \(capacities)")
-        #expect(capacities.allSatisfy { $0 < 1_024 }, "lists: \(capacities)")
+        // The thread may keep another scratch than the huge text's (a nested preparation's, from the
+        // pool that other tests use at the same time): what it keeps is within the bounds, which the
+        // huge text's arrays and lists are far past (515 KB of UTF-8, 378,345 characters, 40,000 words).
+        let bounds = [PrepareScratch.Kept.bytes, PrepareScratch.Kept.clusters, PrepareScratch.Kept.bytes,
+                      PrepareScratch.Kept.pieces, PrepareScratch.Kept.pieces, PrepareScratch.Kept.runs]
+        #expect(zip(capacities, bounds).allSatisfy { $0 <= $1 }, "kept: \(capacities), bounds: \(bounds)")
         #expect(try measurer.measure("Hello, world", style: style, width: 60).lines == small.lines)
     }
 

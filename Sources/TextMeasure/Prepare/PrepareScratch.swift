@@ -69,6 +69,16 @@ final class PrepareScratch: @unchecked Sendable {
         giveBack(Unmanaged<PrepareScratch>.fromOpaque(kept).takeRetainedValue())
     }
 
+    /// The most a scratch keeps after a preparation, of each kind (see ``withScratch(_:)``): bytes of
+    /// its per-byte arrays and the shaping stage's, pieces of the shaped-word cache's lists, the
+    /// itemizer's clusters, runs and ligatures.
+    enum Kept {
+        static let bytes = 1 << 16
+        static let pieces = 1 << 14
+        static let clusters = 1 << 16
+        static let runs = 1 << 12
+    }
+
     private init() {}
 
     deinit {
@@ -91,14 +101,14 @@ final class PrepareScratch: @unchecked Sendable {
             scratch.shape.clear()
             // Keep the pool and each scratch bounded: a huge text does not pin its memory (a
             // paragraph of a megabyte takes over a hundred while it is prepared).
-            if scratch.capacity > 1 << 16 {
+            if scratch.capacity > Kept.bytes {
                 scratch.release()
                 scratch.shape.release()
             }
-            scratch.shape.trim(above: 1 << 14)
-            if scratch.clusters.capacity > 1 << 16 { scratch.clusters.deallocate() }
-            if scratch.runs.capacity > 1 << 12 { scratch.runs = [] }
-            if scratch.ligatures.capacity > 1 << 12 { scratch.ligatures = [] }
+            scratch.shape.trim(above: Kept.pieces)
+            if scratch.clusters.capacity > Kept.clusters { scratch.clusters.deallocate() }
+            if scratch.runs.capacity > Kept.runs { scratch.runs = [] }
+            if scratch.ligatures.capacity > Kept.runs { scratch.ligatures = [] }
             if scratch.preparedClusters.capacity > 1 << 16 {
                 scratch.segments = []
                 scratch.preparedClusters = []
