@@ -39,6 +39,8 @@ package final class ServerMetrics: Sendable {
         package var requestsInFlight = 0
         /// Whether the listening socket is open: from the server's start until its shutdown begins.
         package var isListening = false
+        /// Requests counted as aborted (``recordAborted(path:)``) since the start.
+        package var abortedRequests = 0
     }
 
     /// The registry ``exposition()`` writes out.
@@ -276,6 +278,7 @@ package final class ServerMetrics: Sendable {
             return counter
         }()
         counter.increment()
+        update { $0.abortedRequests += 1 }
     }
 
     /// Counts one request answered before it reached the routes (a malformed head, refused by
