@@ -10,7 +10,8 @@ output's "height"). Writes every line-count disagreement with Chromium to
 .build/chromium-disagreements.tsv (corpus, line, size, width, ours, chromium, pango, script, text,
 spans; what categorize.py reads) and every height disagreement to
 .build/chromium-height-disagreements.tsv (corpus, line, size, width, ours, chromium, difference,
-lines ours, lines chromium, script, text).
+lines ours, lines chromium, script, text); with --pango, every layout whose line count or height differs
+from Pango's to .build/pango-disagreements.tsv.
 
 Corpora: multilingual and forced-breaks by default (the ones the code was tuned on); the held-out
 corpus (Tools/corpus/make_held_out.py) and the styled corpus (Tools/corpus/make_styled.py,
@@ -184,6 +185,8 @@ def main():
                         help=f"repeatable; default: {' and '.join(DEFAULT_CORPORA)}; all: every fixture")
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "chromium-disagreements.tsv"))
     parser.add_argument("--heights-out", default=os.path.join(ROOT, ".build", "chromium-height-disagreements.tsv"))
+    parser.add_argument("--pango-out", default=os.path.join(ROOT, ".build", "pango-disagreements.tsv"),
+                        help="with --pango: where every layout whose line count or height differs from Pango's goes")
     args = parser.parse_args()
     binary = args.binary or build_binary()
     corpora = args.corpus or DEFAULT_CORPORA
@@ -251,6 +254,17 @@ def main():
         print(f"  {k:4d}  {corpus}:{n}  {chromium_lines.tsv_escape(text)[:90]}")
 
     fmt = chromium_lines.fmt
+    if args.pango:
+        pdis = [r for r in records if r[4] != r[6] or not height_agrees(r[9], r[11])]
+        with open(args.pango_out, "w", encoding="utf-8") as f:
+            f.write("corpus\tline\tsize\twidth\tlinesOurs\tlinesPango\theightOurs\theightPango\tscript\ttext\tspans\n")
+            for r in pdis:
+                f.write("\t".join([r[0], str(r[1]), fmt(r[2]), fmt(r[3]), str(r[4]), str(r[6]),
+                                   "" if r[9] is None else fmt(r[9]), "" if r[11] is None else fmt(r[11]), r[7],
+                                   chromium_lines.tsv_escape(r[8]), json.dumps(r[12], separators=(",", ":"))]) + "\n")
+        print(f"\n{len(pdis)} layouts whose line count or height differs from Pango's "
+              f"({sum(r[4] == r[6] for r in pdis)} of them with the same line count) -> {args.pango_out}")
+
     hdis = [r for r in records if r[10] is not None and not height_agrees(r[9], r[10])]
     os.makedirs(os.path.dirname(args.heights_out), exist_ok=True)
     with open(args.heights_out, "w", encoding="utf-8") as f:

@@ -313,13 +313,21 @@ struct Itemizer {
     /// next item), in ``LineBreaking/pango`` only when N has the stretch's script (see
     /// `giveFont`); emoji text does not lend its font (emoji and text are separate runs). With neither
     /// neighbour usable, the first font that covers the character. A cluster whose script is weak takes
-    /// the last strong script before it, else the first after it, else Common.
+    /// the last strong script before it, else the first after it, else Common. In
+    /// ``LineBreaking/pango``, as Pango's script iterator: a closing bracket takes the script its
+    /// opening bracket was in, and so does the text after it until a strong script comes (`(注) x`:
+    /// the `)` and the space after it are Latin, not Han), which decides the baseline a line starting
+    /// there aligns on (see ``Baselines``).
     struct Followers {
         /// The index of the first of the neutral clusters that end the list so far; -1 if it ends with
         /// text (or is empty).
         var neutralStart = -1
         /// The last strong script so far; `HB_SCRIPT_INVALID` before the first.
         var script = HB_SCRIPT_INVALID
+        /// ``LineBreaking/pango``: the opening brackets not yet closed, innermost last: each one's pair
+        /// (see ``PairedBrackets``) and the script it was in (`HB_SCRIPT_INVALID` before the first
+        /// strong script, which then becomes theirs). Empty, and unallocated, until a bracket opens.
+        var openBrackets: [(pair: Int, script: hb_script_t)] = []
         /// What the clusters so far show (see ``Findings``): what `clusters(of:flags:levels:styles:into:)`
         /// returns.
         var findings = Findings()
@@ -332,11 +340,15 @@ struct Itemizer {
                       bytes: UnsafeBufferPointer<UInt8>) {
         var cluster = cluster
         if Itemizer.isWeak(cluster.script) {
+            if !choosesFontPerCharacter, let bracket = PairedBrackets.pair(of: bytes, at: cluster.start) {
+                pairBracket(bracket, &followers)
+            }
             if followers.script.rawValue != HB_SCRIPT_INVALID.rawValue { cluster.script = followers.script }
         } else {
             if followers.script.rawValue == HB_SCRIPT_INVALID.rawValue {
                 // Every cluster before the first strong one is weak: it takes this script.
                 for k in clusters.indices { clusters[k].script = cluster.script }
+                for k in followers.openBrackets.indices { followers.openBrackets[k].script = cluster.script }
             }
             followers.script = cluster.script
         }
@@ -355,6 +367,23 @@ struct Itemizer {
             followers.neutralStart = -1
         }
         clusters.append(cluster)
+    }
+
+    /// ``LineBreaking/pango``: notes the opening bracket `bracket` (a ``PairedBrackets`` pair index,
+    /// even to open, odd to close) in the script so far, or makes the script the one its closing
+    /// bracket's opening bracket was in, as Pango's script iterator (`pango_script_iter_next`): the
+    /// opening brackets above the matching one are dropped (all of them when none matches), and past
+    /// 128 open at once the stack starts again from its bottom.
+    @inline(never)
+    private func pairBracket(_ bracket: Int, _ followers: inout Followers) {
+        if bracket & 1 == 0 {
+            if followers.openBrackets.count == PairedBrackets.depth { followers.openBrackets.removeAll(keepingCapacity: true) }
+            followers.openBrackets.append((bracket, followers.script))
+            return
+        }
+        while let last = followers.openBrackets.last, last.pair != bracket - 1 { followers.openBrackets.removeLast() }
+        guard let opening = followers.openBrackets.popLast() else { return }
+        if opening.script.rawValue != HB_SCRIPT_INVALID.rawValue { followers.script = opening.script }
     }
 
     /// Gives the neutral clusters from `start` to the end of the list their font (see ``Followers``),

@@ -42,6 +42,8 @@ extension TextMeasurer {
     /// space shows its hyphen (the style's first font's) where the line breaks, the last line of a
     /// paragraph takes the rest whole where it fits with its white space counted, and a tab, a soft
     /// hyphen, a zero-width space or another format character reaches only the strut, as in Blink; 19,
-    /// ``LineBreaking/pango`` takes a joiner ending an emoji cluster for text of its own, as Pango does.
-    public static let layoutVersion: UInt32 = 19
+    /// ``LineBreaking/pango`` takes a joiner ending an emoji cluster for text of its own, as Pango does;
+    /// 20, ``LineBreaking/pango`` gives a closing bracket, and the weak text after it, the script its
+    /// opening bracket stood in, as Pango's script iterator does.
+    public static let layoutVersion: UInt32 = 20
 }
