@@ -151,6 +151,7 @@ struct Itemizer {
                   into clusters: inout ScratchList<Cluster>) -> Findings {
         clusters.removeAll()
         var followers = Followers()
+        defer { followers.openBrackets?.deallocate() }
         let count = bytes.count
         var start = 0
         // The current style's selector, fetched again only where the style changes: one reference
@@ -251,6 +252,9 @@ struct Itemizer {
                 }
                 if coverage != .covered { followers.findings.mayDrawHexBoxes = true }
             }
+            if !isLetter && !choosesFontPerCharacter && PairedBrackets.mayStartBracket(UInt8(first)) {
+                pairBracket(at: start, in: bytes, &followers)
+            }
             push(Cluster(start: start, font: isNeutral ? nil : font ?? 0,
                          script: isLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON,
                          isSpace: isSpace, isNeutral: isNeutral, isEmoji: false,
@@ -280,7 +284,11 @@ struct Itemizer {
             }
             if coverage != .covered { followers.findings.mayDrawHexBoxes = true }
         }
-        push(Cluster(start: start, font: choice?.font, script: script(bytes, start, end),
+        let script = script(bytes, start, end)
+        if !choosesFontPerCharacter && Itemizer.isWeak(script) && PairedBrackets.mayStartBracket(bytes[start]) {
+            pairBracket(at: start, in: bytes, &followers)
+        }
+        push(Cluster(start: start, font: choice?.font, script: script,
                      isSpace: isSpace, isNeutral: isNeutral, isEmoji: isEmoji,
                      continuesGrapheme: continuesGrapheme, level: level, coverage: coverage, style: style),
              to: &clusters, &followers, bytes: bytes)
@@ -324,10 +332,14 @@ struct Itemizer {
         var neutralStart = -1
         /// The last strong script so far; `HB_SCRIPT_INVALID` before the first.
         var script = HB_SCRIPT_INVALID
-        /// ``LineBreaking/pango``: the opening brackets not yet closed, innermost last: each one's pair
-        /// (see ``PairedBrackets``) and the script it was in (`HB_SCRIPT_INVALID` before the first
-        /// strong script, which then becomes theirs). Empty, and unallocated, until a bracket opens.
-        var openBrackets: [(pair: Int, script: hb_script_t)] = []
+        /// ``LineBreaking/pango``: the opening brackets not yet closed, innermost last
+        /// (``openBracketCount`` of them): each one's pair (see ``PairedBrackets``) and the script it
+        /// was in (`HB_SCRIPT_INVALID` before the first strong script, which then becomes theirs).
+        /// Allocated when the first bracket opens, for ``PairedBrackets/depth``, and freed by
+        /// `clusters(of:flags:levels:styles:into:)`: a pointer, not an array, keeps this struct
+        /// trivial, which the call for every cluster needs to stay cheap.
+        var openBrackets: UnsafeMutablePointer<(pair: Int, script: hb_script_t)>?
+        var openBracketCount = 0
         /// What the clusters so far show (see ``Findings``): what `clusters(of:flags:levels:styles:into:)`
         /// returns.
         var findings = Findings()
@@ -340,15 +352,12 @@ struct Itemizer {
                       bytes: UnsafeBufferPointer<UInt8>) {
         var cluster = cluster
         if Itemizer.isWeak(cluster.script) {
-            if !choosesFontPerCharacter, let bracket = PairedBrackets.pair(of: bytes, at: cluster.start) {
-                pairBracket(bracket, &followers)
-            }
             if followers.script.rawValue != HB_SCRIPT_INVALID.rawValue { cluster.script = followers.script }
         } else {
             if followers.script.rawValue == HB_SCRIPT_INVALID.rawValue {
                 // Every cluster before the first strong one is weak: it takes this script.
                 for k in clusters.indices { clusters[k].script = cluster.script }
-                for k in followers.openBrackets.indices { followers.openBrackets[k].script = cluster.script }
+                if followers.openBracketCount > 0 { Self.giveScript(cluster.script, toOpenBracketsOf: &followers) }
             }
             followers.script = cluster.script
         }
@@ -375,15 +384,35 @@ struct Itemizer {
     /// opening brackets above the matching one are dropped (all of them when none matches), and past
     /// 128 open at once the stack starts again from its bottom.
     @inline(never)
-    private func pairBracket(_ bracket: Int, _ followers: inout Followers) {
+    private func pairBracket(at start: Int, in bytes: UnsafeBufferPointer<UInt8>, _ followers: inout Followers) {
+        guard let bracket = PairedBrackets.pair(of: bytes, at: start) else { return }
         if bracket & 1 == 0 {
-            if followers.openBrackets.count == PairedBrackets.depth { followers.openBrackets.removeAll(keepingCapacity: true) }
-            followers.openBrackets.append((bracket, followers.script))
+            let stack = followers.openBrackets ?? {
+                let stack = UnsafeMutablePointer<(pair: Int, script: hb_script_t)>.allocate(capacity: PairedBrackets.depth)
+                followers.openBrackets = stack
+                return stack
+            }()
+            if followers.openBracketCount == PairedBrackets.depth { followers.openBracketCount = 0 }
+            stack[followers.openBracketCount] = (bracket, followers.script)
+            followers.openBracketCount += 1
             return
         }
-        while let last = followers.openBrackets.last, last.pair != bracket - 1 { followers.openBrackets.removeLast() }
-        guard let opening = followers.openBrackets.popLast() else { return }
-        if opening.script.rawValue != HB_SCRIPT_INVALID.rawValue { followers.script = opening.script }
+        guard let stack = followers.openBrackets else { return }
+        while followers.openBracketCount > 0 && stack[followers.openBracketCount - 1].pair != bracket - 1 {
+            followers.openBracketCount -= 1
+        }
+        guard followers.openBracketCount > 0 else { return }
+        followers.openBracketCount -= 1
+        let script = stack[followers.openBracketCount].script
+        if script.rawValue != HB_SCRIPT_INVALID.rawValue { followers.script = script }
+    }
+
+    /// Gives the brackets opened before the paragraph's first strong script that script, as Pango's
+    /// script iterator fixes them once it knows its run's script.
+    @inline(never)
+    private static func giveScript(_ script: hb_script_t, toOpenBracketsOf followers: inout Followers) {
+        guard let stack = followers.openBrackets else { return }
+        for k in 0..<followers.openBracketCount { stack[k].script = script }
     }
 
     /// Gives the neutral clusters from `start` to the end of the list their font (see ``Followers``),
