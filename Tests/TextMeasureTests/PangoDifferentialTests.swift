@@ -157,10 +157,18 @@ struct PangoDifferentialTests {
     func aJoinerEndingAnEmojiClusterIsText() throws {
         let texts = ["🇯🇵\u{200D}", "👨\u{200D}👩\u{200D}👧\u{200D}👦\u{200C}3.14159", "😀\u{200D}", "a 👍🏽\u{200C}مرحبا b",
                      "👩\u{200D}💻 ok", "❤\u{FE0F}\u{200D}\u{200D}x"]
-        let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [16, 40, 100, 320])
-        let comparison = try PangoReference.compare(cases, reportName: "pango-emoji-joiner-disagreements.txt")
+        try Self.expectExactAgreement(PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [16, 40, 100, 320]),
+                                      reportName: "pango-emoji-joiner-disagreements.txt")
+    }
+
+    /// Lays `cases` out with Pango and with `.pango` and expects every layout to agree: line counts, and
+    /// heights to the Pango unit. The disagreements go to `.build/<reportName>`.
+    static func expectExactAgreement(_ cases: [PangoReference.Case], reportName: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let comparison = try PangoReference.compare(cases, reportName: reportName)
         #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
-                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
     }
 
     /// Pango's script iterator pairs brackets: a closing bracket takes the script its opening bracket
@@ -174,10 +182,8 @@ struct PangoDifferentialTests {
         let texts = ["wordsmith （注） 🧑 विद्यालय", "a (注) 🧑 विद्यालय", "x 「東京」 😀 नमस्ते", "注 (abc) 😀 नमस्ते",
                      "a (b [注] 注) 😀 नमस्ते", "注) x 😀 नमस्ते", "x « 注 » 🙂 नमस्ते", "(注 😀 नमस्ते",
                      "ok “東京” 🙂 नमस्ते"]
-        let cases = PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [30, 55, 80, 1000])
-        let comparison = try PangoReference.compare(cases, reportName: "pango-bracket-disagreements.txt")
-        #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
-                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        try Self.expectExactAgreement(PangoReference.cases(texts: texts, sizes: [11, 15, 24], widths: [30, 55, 80, 1000]),
+                                      reportName: "pango-bracket-disagreements.txt")
     }
 
     /// Pango picks a font per character, not per grapheme cluster: where a mark's first font is not
