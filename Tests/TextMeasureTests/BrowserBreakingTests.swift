@@ -281,6 +281,24 @@ struct BrowserBreakingTests {
         #expect(try lines("x\u{AD} ", size: 15, width: fits.validWidths.lowerBound - 0.01).count == 2)
     }
 
+    @Test func aLineGoesOnPastASoftHyphenToALaterBreakThatFits() throws {
+        // Rule 25, Chromium 156 at 13 px: Blink takes the last break whose line fits, so a soft hyphen
+        // whose hyphen does not fit ends no line where a later break fits. "abcdef" is 41.33 px, the
+        // hyphen 3.69, "i" 3.39: "abcdef\u{AD}i " fits 45 px where "abcdef" and its hyphen would not;
+        // at a line's start, in the middle of a line, and after a word broken between clusters whose
+        // last piece ends at the soft hyphen (17 px: "а\u{AD}i" is 13.93 px).
+        #expect(try lines("abcdef\u{AD}i end", size: 13, width: 45) == ["abcdef\u{AD}i ", "end"])
+        #expect(try lines("xx abcdef\u{AD}i end", size: 13, width: 62) == ["xx abcdef\u{AD}i ", "end"])
+        #expect(try lines("Таблица ра\u{AD}i", size: 17, width: 14).last == "а\u{AD}i")
+        // Where no later break fits, the word breaks, or the line ends before it, as before.
+        #expect(try lines("abcdef\u{AD}i end", size: 13, width: 44) == ["abcde", "f\u{AD}i end"])
+        #expect(try lines("xx abcdef\u{AD}i end", size: 13, width: 61.5) == ["xx ", "abcdef\u{AD}i ", "end"])
+        // The lines hold over their range of widths, which ends where "abcdef\u{AD}i " stops fitting.
+        let fits = try measurer.measure("abcdef\u{AD}i end", style: TextStyle(size: 13, breaking: .browser), width: 45)
+        #expect(fits.validWidths.lowerBound > 44.5 && fits.validWidths.lowerBound <= 45)
+        #expect(try lines("abcdef\u{AD}i end", size: 13, width: fits.validWidths.lowerBound) == ["abcdef\u{AD}i ", "end"])
+    }
+
     @Test func aSoftHyphenAloneOnALineIsAsTallAsTheStrut() throws {
         // Chromium 156 at 13 px, 18 px wide: "مر", "حبا", then the soft hyphen alone, 18 px tall (Noto
         // Sans's line), not 28 (Noto Sans Arabic's).

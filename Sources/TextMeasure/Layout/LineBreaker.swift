@@ -421,6 +421,11 @@ struct LineBreaker {
                     }
                     needed = rest
                 }
+                if needed > width && fitsInContextFirst && !line.takesParagraphRest
+                    && clusters[last].flags.contains(.softHyphen) {
+                    // From where a later break fits, the line goes on past the soft hyphen to it.
+                    needed = min(needed, laterFitWidth(after: index, at: line.advance + content + segment.hanging))
+                }
                 if needed <= width || line.takesParagraphRest {
                     line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
                     line.endNeed = endNeed
@@ -434,7 +439,7 @@ struct LineBreaker {
                     // `needed` on, the segment joins the line whole.
                     outcome.changeWidth = min(outcome.changeWidth, needed)
                     line.startsAtSegment = false   // its pieces move with the width
-                    return breakClusters(of: segment, continuingLine: true)
+                    return breakClusters(of: segment, at: index, continuingLine: true)
                 }
                 guard close(change: needed, moreFollows: true) else { return false }
                 if segment.hasTab { content = contentWidth(of: segment, at: 0) }
@@ -457,12 +462,21 @@ struct LineBreaker {
                 opened.takesParagraphRest = rest <= width
                 wholeNeed = rest
             }
+            if wholeNeed > width && fitsInContextFirst && !opened.takesParagraphRest
+                && clusters[last].flags.contains(.softHyphen) {
+                // From where a later break fits, the line goes on past the soft hyphen to it.
+                let later = laterFitWidth(after: index, at: lead + content + segment.hanging)
+                if later < wholeNeed {
+                    wholeNeed = later
+                    if later <= width { opened.placementNeed = later }
+                }
+            }
             if wholeNeed > width && segment.contentClusterCount > 1 {
                 // From `wholeNeed` on the segment takes a line whole. The pieces' own bounds need not
                 // say so: a piece ending at a soft hyphen needs its hyphen, which the whole segment,
                 // ending in hanging white space or going on past the soft hyphen, does not.
                 outcome.changeWidth = min(outcome.changeWidth, wholeNeed)
-                return breakClusters(of: segment, continuingLine: false)
+                return breakClusters(of: segment, at: index, continuingLine: false)
             }
             opened.addContent(width: lead + content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
             opened.endNeed = endNeed
@@ -886,6 +900,33 @@ struct LineBreaker {
             }
         }
 
+        /// Browser modes: the least width at which a line whose content reaches `x` after segment
+        /// `index` (its white space included) can end at a later break, the segments from `index + 1`
+        /// on following at their widths; `Int.max` when none can (segment `index` ends its paragraph, or
+        /// a tab comes first: the text after it is another Blink item). Blink takes the last break whose
+        /// line fits, so a soft hyphen whose hyphen does not fit ends no line where a later break fits
+        /// (`"abcdef\u{AD}i end"`: `"abcdef\u{AD}i "` fits where `"abcdef-"` does not).
+        ///
+        /// - Complexity: O(*k*) in the segments looked at: they stop once their content reaches past the
+        ///   least width found, so a few past the first.
+        func laterFitWidth(after index: Int, at x: Int) -> Int {
+            guard !segments[index].isMandatoryBreak else { return Int.max }
+            var least = Int.max
+            var reach = x
+            var next = index + 1
+            while next < segments.count {
+                let segment = segments[next]
+                if segment.hasTab { break }
+                let content = reach + segment.width
+                if content >= least { break }
+                least = min(least, content + segment.endAdjust)
+                if segment.isMandatoryBreak { break }
+                reach = content + segment.hanging
+                next += 1
+            }
+            return least
+        }
+
         /// Browser modes: the width of `line`, ending after cluster `last`, that Blink's line filling
         /// compares with the width: as drawn, but without the hyphen of a soft hyphen ending it (Blink
         /// adds the hyphen once the line is chosen, see `breakClusters`).
@@ -946,7 +987,7 @@ struct LineBreaker {
         /// Breaks a segment too wide for any line between grapheme clusters, closing every full line
         /// and leaving the last piece open; with `continuingLine`, its first clusters go on the open
         /// line as long as they fit. Returns false when the line limit stopped the layout.
-        mutating func breakClusters(of segment: Segment, continuingLine: Bool) -> Bool {
+        mutating func breakClusters(of segment: Segment, at segmentIndex: Int, continuingLine: Bool) -> Bool {
             let end = Int(segment.contentEnd)
             var index = Int(segment.firstCluster)
             if fitsInContextFirst && (index..<end).contains(where: { clusters[$0].flags.contains(.softHyphen) }) {
@@ -1028,6 +1069,12 @@ struct LineBreaker {
                     }
                     if !fitsInContextFirst && index < end {
                         change = takeNarrowerPrefix(&current, next: &index, end: end, lineFirst: lineFirst, change: change)
+                    }
+                    if fitsInContextFirst && index == end && clusters[index - 1].flags.contains(.softHyphen)
+                        && laterFitWidth(after: segmentIndex, at: current.advance + segment.hanging) <= width {
+                        // The word's last piece ends at a soft hyphen, and the line goes on past it to a
+                        // later break that fits (see `laterFitWidth`).
+                        break fill
                     }
                     if fitsInContextFirst && index == end && drawnNeed(of: current, endingAfter: index - 1) > limit {
                         // The word's last piece must fit as drawn too.

@@ -44,6 +44,7 @@ extension TextMeasurer {
     /// hyphen, a zero-width space or another format character reaches only the strut, as in Blink; 19,
     /// ``LineBreaking/pango`` takes a joiner ending an emoji cluster for text of its own, as Pango does;
     /// 20, ``LineBreaking/pango`` gives a closing bracket, and the weak text after it, the script its
-    /// opening bracket stood in, as Pango's script iterator does.
-    public static let layoutVersion: UInt32 = 20
+    /// opening bracket stood in, as Pango's script iterator does; 21, in the browser modes a line goes on
+    /// past a soft hyphen whose hyphen does not fit to a later break that fits, as Blink does.
+    public static let layoutVersion: UInt32 = 21
 }
