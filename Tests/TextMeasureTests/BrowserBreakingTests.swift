@@ -299,6 +299,19 @@ struct BrowserBreakingTests {
         #expect(try lines("abcdef\u{AD}i end", size: 13, width: fits.validWidths.lowerBound) == ["abcdef\u{AD}i ", "end"])
     }
 
+    @Test func aSoftHyphenAfterRightToLeftTextStartsABlinkItem() throws {
+        // Rule 26, Chromium 156 at 13 px: "مرحبا" is 27.36 px, too wide for 30 px with the hyphen.
+        // Blink lays a soft hyphen after right-to-left text, before text that is not, out in a text
+        // item of its own: the line ends before it, where the item starts, and the next line, the soft
+        // hyphen and a space, is as tall as the strut (18 px), not as Noto Sans Arabic (28 px).
+        #expect(try lines("مرحبا\u{AD} ", size: 13, width: 30) == ["مرحبا", "\u{AD} "])
+        #expect(try measurer.measure("مرحبا\u{AD} ", style: TextStyle(size: 13, breaking: .browser), width: 30).height == 46)
+        #expect(try lines("שלום\u{AD} ", size: 13, width: 30) == ["שלום", "\u{AD} "])
+        #expect(try lines("مرحبا\u{AD}i end", size: 13, width: 28) == ["مرحبا", "\u{AD}i ", "end"])
+        // Between right-to-left words it takes their level and starts no item: the word breaks as before.
+        #expect(try lines("مرحبا\u{AD}مرحبا", size: 13, width: 30).first != "مرحبا")
+    }
+
     @Test func aSoftHyphenAloneOnALineIsAsTallAsTheStrut() throws {
         // Chromium 156 at 13 px, 18 px wide: "مر", "حبا", then the soft hyphen alone, 18 px tall (Noto
         // Sans's line), not 28 (Noto Sans Arabic's).

@@ -73,11 +73,12 @@ struct ChromiumDifferentialTests {
 
     /// Words joined by hyphens, dashes and their neighbours (`Tests/Corpus/hyphens.txt`, made by
     /// `Tools/corpus/make_hyphens.py`): the rules Chromium's ICU has from Unicode 16 (LB20a, LB21a; see
-    /// `cub_browser_hyphen_breaks`). Measured: 3,991 line counts and 3,984 heights of 4,000 (with ICU
-    /// 72's rules alone, 3,416 and 3,353); a regression of two layouts fails.
+    /// `cub_browser_hyphen_breaks`). Measured: 3,994 line counts and 3,991 heights of 4,000 (with ICU
+    /// 72's rules alone, 3,416 and 3,353; 3,991 and 3,986 before a soft hyphen after Hebrew started a
+    /// Blink text item); a regression of two layouts fails.
     @Test("`.browser` agrees with Chromium around hyphens")
     func linesAndHeightsAgreeWithChromiumAroundHyphens() throws {
-        try Self.expectAgreement(onCorpus: "hyphens", cases: 4_000, lines: { $0 >= 3_990 }, heights: { $0 >= 3_983 })
+        try Self.expectAgreement(onCorpus: "hyphens", cases: 4_000, lines: { $0 >= 3_993 }, heights: { $0 >= 3_990 })
     }
 
     /// Texts of the held-out corpus with quotation marks put around stretches of them, most of them
@@ -104,23 +105,23 @@ struct ChromiumDifferentialTests {
     /// made by `Tools/corpus/make_line_ends.py`): a soft hyphen before white space shows its hyphen
     /// where the line breaks (rule 22), the last line of a paragraph takes the rest whole where it
     /// fits (rule 23), a line goes on past a soft hyphen whose hyphen does not fit to a later break
-    /// that fits (rule 25), and a soft hyphen alone on a line is as tall as the strut. Measured: 5,498
-    /// line counts and 5,306 heights of 5,544 (before rules 22 and 23, 5,127 and 4,960; before rule
-    /// 25, 5,457 and 5,265); most of the rest are a soft hyphen after right-to-left text, which Blink
-    /// lays out as a text item of its own, and soft hyphens next to tabs.
+    /// that fits (rule 25), a soft hyphen after right-to-left text starts a Blink text item (rule 26),
+    /// and a soft hyphen alone on a line is as tall as the strut. Measured: 5,514 line counts and 5,514
+    /// heights of 5,544 (before rules 22 and 23, 5,127 and 4,960; before rules 25 and 26, 5,457 and
+    /// 5,265); most of the rest are soft hyphens next to tabs and U+3000.
     @Test("`.browser` agrees with Chromium where lines end at soft hyphens and paragraphs' ends")
     func linesAndHeightsAgreeWithChromiumAtLineEnds() throws {
-        try Self.expectAgreement(onCorpus: "line-ends", cases: 5_544, lines: { $0 >= 5_498 }, heights: { $0 >= 5_306 })
+        try Self.expectAgreement(onCorpus: "line-ends", cases: 5_544, lines: { $0 >= 5_514 }, heights: { $0 >= 5_514 })
     }
 
     /// Texts put together from random pieces of what users type (`Tests/Corpus/mixed.txt`, made by
     /// `Tools/corpus/make_mixed.py`: words of 11 scripts, emoji, numbers, URLs, punctuation, spaces,
-    /// tabs, soft hyphens, joiners and marks). Measured: 14,934 line counts and 14,928 heights of
+    /// tabs, soft hyphens, joiners and marks). Measured: 14,934 line counts and 14,929 heights of
     /// 15,000 (before rules 22 to 24, 14,919 and 14,863); the classes left are in
     /// `docs/chromium-differences.md` ("A randomized search").
     @Test("`.browser` agrees with Chromium on texts of mixed pieces")
     func linesAndHeightsAgreeWithChromiumOnMixedTexts() throws {
-        try Self.expectAgreement(onCorpus: "mixed", cases: 15_000, lines: { $0 >= 14_934 }, heights: { $0 >= 14_928 })
+        try Self.expectAgreement(onCorpus: "mixed", cases: 15_000, lines: { $0 >= 14_934 }, heights: { $0 >= 14_929 })
     }
 
     /// Compares a targeted corpus's fixture (`Tests/Fixtures/chromium/<corpus>.tsv`, `count` cases)

@@ -82,7 +82,7 @@ struct Itemizer {
         style == 0 ? selector : styles[Int(style)].selector
     }
     // HarfBuzz's default Unicode functions are an immutable, process-wide object: safe from any thread.
-    nonisolated(unsafe) private static let unicode = hb_unicode_funcs_get_default()
+    nonisolated(unsafe) static let unicode = hb_unicode_funcs_get_default()
 
     /// The most non-starters (characters of canonical combining class other than 0) in a row inside one
     /// cluster: Unicode's Stream-Safe Text Format (UAX #15) allows 30; the 31st starts a new cluster.

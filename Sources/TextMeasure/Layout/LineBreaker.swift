@@ -1086,6 +1086,18 @@ struct LineBreaker {
                     // that finds stays, hyphen and all.
                     if fitsInContextFirst && clusters[index - 1].flags.contains(.softHyphen)
                         && current.visibleWidth > width {
+                        if clusters[index - 1].flags.contains(.startsBlinkItem) && index - 1 > lineFirst
+                            && current.content <= width {
+                            // The soft hyphen starts a Blink text item: the line ends before it, where
+                            // the item starts ("مرحبا", then "\u{AD} end"), and it starts the next line.
+                            index -= 1
+                            current.content -= Int(clusters[index].advance)
+                            current.advance = current.content
+                            current.clusters -= 1
+                            current.endAdjust = Int(clusters[index - 1].breakAdjust)
+                            pinValidWidths()
+                            break fill
+                        }
                         if startsLine && !retried && !current.overflowsAsDrawn && current.content <= width {
                             retried = true
                             let hyphen = Int(clusters[index - 1].breakAdjust)

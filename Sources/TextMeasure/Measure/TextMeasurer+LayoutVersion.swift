@@ -45,6 +45,7 @@ extension TextMeasurer {
     /// ``LineBreaking/pango`` takes a joiner ending an emoji cluster for text of its own, as Pango does;
     /// 20, ``LineBreaking/pango`` gives a closing bracket, and the weak text after it, the script its
     /// opening bracket stood in, as Pango's script iterator does; 21, in the browser modes a line goes on
-    /// past a soft hyphen whose hyphen does not fit to a later break that fits, as Blink does.
+    /// past a soft hyphen whose hyphen does not fit to a later break that fits, and a soft hyphen after
+    /// right-to-left text starts a text item of its own, as Blink does.
     public static let layoutVersion: UInt32 = 21
 }

@@ -166,7 +166,8 @@ struct PreparedCluster: Hashable, Sendable {
 
 /// Per-cluster facts used by the line breaker.
 struct ClusterFlags: OptionSet, Hashable, Sendable {
-    let rawValue: UInt8
+    /// 16 bits: `PreparedCluster`'s stride stays 20 bytes.
+    let rawValue: UInt16
     /// A lone white-space character: it hangs at the end of a line.
     static let space = ClusterFlags(rawValue: 1)
     /// White space that hangs even after a cluster wider than the line. In ``LineBreaking/pango``, the
@@ -197,6 +198,11 @@ struct ClusterFlags: OptionSet, Hashable, Sendable {
     /// segment of its own after it, before a separator, leaves it hanging, as Pango does (see
     /// `LineBreaker`'s `hangSpace`).
     static let formFeed = ClusterFlags(rawValue: 128)
+    /// Browser modes: a soft hyphen after right-to-left text and before text that is not, which Blink
+    /// lays out in a text item of its own (the soft hyphen takes the paragraph's level): a word broken
+    /// between clusters whose line cannot show the hyphen ends before it, where the item starts, and
+    /// is not filled again (see `LineBreaker`'s `breakClusters`).
+    static let startsBlinkItem = ClusterFlags(rawValue: 256)
 }
 
 /// The text between two break opportunities (or a whole empty paragraph).

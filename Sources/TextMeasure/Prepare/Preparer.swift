@@ -507,6 +507,25 @@ struct Preparer {
             itemized.removeAll { $0.joinsPrevious }
         }
 
+        /// Whether `script` is written right to left (Arabic, Hebrew, Syriac, Thaana, N'Ko …).
+        private static func isRightToLeft(_ script: hb_script_t) -> Bool {
+            hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+        }
+
+        /// Whether the first letter or digit after cluster `i` of the paragraph is right-to-left text or
+        /// a digit (which right-to-left text before it makes an Arabic number): then the neutral
+        /// characters between take the right-to-left level, a soft hyphen among them too.
+        private static func rightToLeftFollows(_ bytes: UnsafeBufferPointer<UInt8>, _ itemized: ScratchList<Itemizer.Cluster>,
+                                               after i: Int) -> Bool {
+            for next in (i + 1)..<itemized.count {
+                let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: itemized[next].start)
+                if scalar >= 0x30 && scalar <= 0x39 { return true }
+                let script = hb_unicode_script(Itemizer.unicode, scalar)
+                if !Itemizer.isWeak(script) { return isRightToLeft(script) }
+            }
+            return false
+        }
+
         /// ``LineBreaking/pango``: the paragraph's bidirectional levels, one per byte, when it holds
         /// right-to-left text (Pango itemizes by level; see `Itemizer.clusters(of:flags:levels:into:)`);
         /// nil when every level is 0 or ICU fails (the clusters then take fonts as if they were).
@@ -662,6 +681,10 @@ struct Preparer {
                     clusters[index].breakAdjust = 0
                 case 0xAD:
                     clusters[index].flags.insert(.softHyphen)
+                    if i > 0 && Self.isRightToLeft(itemized[i - 1].script)
+                        && !Self.rightToLeftFollows(bytes, itemized, after: i) {
+                        clusters[index].flags.insert(.startsBlinkItem)
+                    }
                     var primary = cluster
                     primary.font = 0
                     clusters[index].breakAdjust = Int32(clamping: Int(clusters[index].breakAdjust)
