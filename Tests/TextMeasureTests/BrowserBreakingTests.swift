@@ -310,6 +310,10 @@ struct BrowserBreakingTests {
         #expect(try lines("مرحبا\u{AD}i end", size: 13, width: 28) == ["مرحبا", "\u{AD}i ", "end"])
         // Between right-to-left words it takes their level and starts no item: the word breaks as before.
         #expect(try lines("مرحبا\u{AD}مرحبا", size: 13, width: 30).first != "مرحبا")
+        // What follows a run of soft hyphens is looked for once, not once per soft hyphen: 100,000 of
+        // them after Arabic prepare in time linear in their number (10^10 steps otherwise).
+        let many = "ت" + String(repeating: "\u{AD}", count: 100_000) + "x"
+        #expect(try measurer.measure(many, style: TextStyle(size: 13, breaking: .browser), width: 100).lineCount == 1)
     }
 
     @Test func aSoftHyphenAloneOnALineIsAsTallAsTheStrut() throws {

@@ -512,18 +512,19 @@ struct Preparer {
             hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
         }
 
-        /// Whether the first letter or digit after cluster `i` of the paragraph is right-to-left text or
-        /// a digit (which right-to-left text before it makes an Arabic number): then the neutral
-        /// characters between take the right-to-left level, a soft hyphen among them too.
-        private static func rightToLeftFollows(_ bytes: UnsafeBufferPointer<UInt8>, _ itemized: ScratchList<Itemizer.Cluster>,
-                                               after i: Int) -> Bool {
-            for next in (i + 1)..<itemized.count {
+        /// The first cluster from `i` on that starts with a letter of a strong script or a digit (the
+        /// paragraph's cluster count if none does), and whether it is right-to-left text or a digit
+        /// (which right-to-left text before it makes an Arabic number): the neutral characters before
+        /// it then take the right-to-left level, a soft hyphen among them too.
+        private static func nextStrong(_ bytes: UnsafeBufferPointer<UInt8>, _ itemized: ScratchList<Itemizer.Cluster>,
+                                       from i: Int) -> (index: Int, isRightToLeft: Bool) {
+            for next in i..<itemized.count {
                 let (scalar, _) = UTF8Decoding.scalar(in: bytes, at: itemized[next].start)
-                if scalar >= 0x30 && scalar <= 0x39 { return true }
+                if scalar >= 0x30 && scalar <= 0x39 { return (next, true) }
                 let script = hb_unicode_script(Itemizer.unicode, scalar)
-                if !Itemizer.isWeak(script) { return isRightToLeft(script) }
+                if !Itemizer.isWeak(script) { return (next, isRightToLeft(script)) }
             }
-            return false
+            return (itemized.count, false)
         }
 
         /// ``LineBreaking/pango``: the paragraph's bidirectional levels, one per byte, when it holds
@@ -665,6 +666,9 @@ struct Preparer {
         private mutating func applyBrowserAdvances(_ bytes: UnsafeBufferPointer<UInt8>, firstCluster: Int,
                                                    _ context: Context) {
             let itemized = context.scratch.clusters
+            // The first strong cluster after the soft hyphen looked at last, kept so that a run of soft
+            // hyphens is looked past once (the paragraph stays linear in its length).
+            var strong = (index: -1, isRightToLeft: false)
             for (i, cluster) in itemized.enumerated() {
                 let lead = bytes[cluster.start]
                 let end = i + 1 < itemized.count ? itemized[i + 1].start : bytes.count
@@ -681,9 +685,9 @@ struct Preparer {
                     clusters[index].breakAdjust = 0
                 case 0xAD:
                     clusters[index].flags.insert(.softHyphen)
-                    if i > 0 && Self.isRightToLeft(itemized[i - 1].script)
-                        && !Self.rightToLeftFollows(bytes, itemized, after: i) {
-                        clusters[index].flags.insert(.startsBlinkItem)
+                    if i > 0 && Self.isRightToLeft(itemized[i - 1].script) {
+                        if strong.index <= i { strong = Self.nextStrong(bytes, itemized, from: i + 1) }
+                        if !strong.isRightToLeft { clusters[index].flags.insert(.startsBlinkItem) }
                     }
                     var primary = cluster
                     primary.font = 0
