@@ -903,14 +903,15 @@ struct LineBreaker {
         /// Browser modes: the least width at which a line whose content reaches `x` after segment
         /// `index` (its white space included) can end at a later break, the segments from `index + 1`
         /// on following at their widths; `Int.max` when none can (segment `index` ends its paragraph, or
-        /// a tab comes first: the text after it is another Blink item). Blink takes the last break whose
+        /// a tab comes first, in it or after it: the text after a tab is another Blink item, and the
+        /// tab's advance depends on where it falls). Blink takes the last break whose
         /// line fits, so a soft hyphen whose hyphen does not fit ends no line where a later break fits
         /// (`"abcdef\u{AD}i end"`: `"abcdef\u{AD}i "` fits where `"abcdef-"` does not).
         ///
         /// - Complexity: O(*k*) in the segments looked at: they stop once their content reaches past the
         ///   least width found, so a few past the first.
         func laterFitWidth(after index: Int, at x: Int) -> Int {
-            guard !segments[index].isMandatoryBreak else { return Int.max }
+            guard !segments[index].isMandatoryBreak && !segments[index].hasTab else { return Int.max }
             var least = Int.max
             var reach = x
             var next = index + 1
