@@ -316,6 +316,17 @@ struct BrowserBreakingTests {
         #expect(try measurer.measure(many, style: TextStyle(size: 13, breaking: .browser), width: 100).lineCount == 1)
     }
 
+    @Test func segmentsOfNoWidthEndingInSoftHyphensLayOutInLinearTime() throws {
+        // A soft hyphen after each of 10,000 Mongolian vowel separators: 10,000 segments of no width,
+        // each ending where its hyphen does not fit 3 px, nor "abcdef" and a hyphen 43 px. What follows
+        // such a segment (rules 23 and 25) is looked at a bounded number of segments ahead, not to the
+        // paragraph's end for each (10^8 steps otherwise).
+        let text = "abcdef" + String(repeating: "\u{AD}\u{180E}", count: 10_000) + " end"
+        let style = TextStyle(size: 13, breaking: .browser)
+        #expect(try measurer.measure(text, style: style, width: 3).lineCount > 10_000)
+        #expect(try measurer.measure(text, style: style, width: 43).lineCount > 1)
+    }
+
     @Test func aSoftHyphenAloneOnALineIsAsTallAsTheStrut() throws {
         // Chromium 156 at 13 px, 18 px wide: "مر", "حبا", then the soft hyphen alone, 18 px tall (Noto
         // Sans's line), not 28 (Noto Sans Arabic's).

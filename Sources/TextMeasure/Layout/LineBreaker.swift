@@ -886,11 +886,13 @@ struct LineBreaker {
         /// counts); nil where a tab comes first (the text after it is another Blink item, at a place
         /// only filling tells).
         ///
-        /// - Complexity: O(*k*) in the segments summed, at most a line's worth past `limit`'s.
+        /// - Complexity: O(*k*) in the segments summed: up to `limit`, and at most
+        ///   ``paragraphRestSegments`` of them (nil past that), so that segments of no width (a soft
+        ///   hyphen after each of 50,000 format characters) do not make a layout quadratic.
         func paragraphRest(from index: Int, at x: Int, reaching limit: Int) -> Int? {
             var reach = x
             var next = index
-            while true {
+            while next < index + Self.paragraphRestSegments {
                 let segment = segments[next]
                 if segment.hasTab { return nil }
                 let endsParagraph = segment.isMandatoryBreak || next + 1 == segments.count
@@ -898,7 +900,16 @@ struct LineBreaker {
                 if endsParagraph || reach >= limit { return reach }
                 next += 1
             }
+            return nil
         }
+
+        /// Browser modes: how many segments `paragraphRest` sums at most: more than a line of text
+        /// holds, but for segments of no width.
+        static let paragraphRestSegments = 1_024
+
+        /// Browser modes: how many segments `laterFitWidth` looks at past its own. Blink looks to the
+        /// end of the line; the two differ only past this many segments of no width.
+        static let laterFitSegments = 16
 
         /// Browser modes: the least width at which a line whose content reaches `x` after segment
         /// `index` (its white space included) can end at a later break, the segments from `index + 1`
@@ -908,14 +919,15 @@ struct LineBreaker {
         /// line fits, so a soft hyphen whose hyphen does not fit ends no line where a later break fits
         /// (`"abcdef\u{AD}i end"`: `"abcdef\u{AD}i "` fits where `"abcdef-"` does not).
         ///
-        /// - Complexity: O(*k*) in the segments looked at: they stop once their content reaches past the
-        ///   least width found, so a few past the first.
+        /// - Complexity: O(1): the segments looked at stop once their content reaches past the least
+        ///   width found, so a few past the first, and at most ``laterFitSegments`` of them, so that
+        ///   segments of no width (a soft hyphen after each of 50,000 format characters) cost no more.
         func laterFitWidth(after index: Int, at x: Int) -> Int {
             guard !segments[index].isMandatoryBreak && !segments[index].hasTab else { return Int.max }
             var least = Int.max
             var reach = x
             var next = index + 1
-            while next < segments.count {
+            while next < segments.count && next <= index + Self.laterFitSegments {
                 let segment = segments[next]
                 if segment.hasTab { break }
                 let content = reach + segment.width
