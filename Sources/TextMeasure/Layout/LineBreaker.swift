@@ -421,10 +421,8 @@ struct LineBreaker {
                     }
                     needed = rest
                 }
-                if needed > width && fitsInContextFirst && !line.takesParagraphRest
-                    && clusters[last].flags.contains(.softHyphen) {
-                    // From where a later break fits, the line goes on past the soft hyphen to it.
-                    needed = min(needed, laterFitWidth(after: index, at: line.advance + content + segment.hanging))
+                if !line.takesParagraphRest {
+                    needed = need(needed, pastSoftHyphenOf: segment, at: index, reaching: line.advance + content)
                 }
                 if needed <= width || line.takesParagraphRest {
                     line.addContent(width: content, endAdjust: segment.endAdjust, clusters: segment.contentClusterCount)
@@ -462,10 +460,8 @@ struct LineBreaker {
                 opened.takesParagraphRest = rest <= width
                 wholeNeed = rest
             }
-            if wholeNeed > width && fitsInContextFirst && !opened.takesParagraphRest
-                && clusters[last].flags.contains(.softHyphen) {
-                // From where a later break fits, the line goes on past the soft hyphen to it.
-                let later = laterFitWidth(after: index, at: lead + content + segment.hanging)
+            if !opened.takesParagraphRest {
+                let later = need(wholeNeed, pastSoftHyphenOf: segment, at: index, reaching: lead + content)
                 if later < wholeNeed {
                     wholeNeed = later
                     if later <= width { opened.placementNeed = later }
@@ -803,11 +799,7 @@ struct LineBreaker {
                 change = min(change, max(reach(endingAfter: index - 1, at: line.content, lineFirst: lineFirst),
                                          line.visibleWidth, reshapeNeed(of: line, endingAfter: index - 1,
                                                                         at: line.content)))
-                index -= 1
-                line.content -= Int(clusters[index].advance)
-                line.advance = line.content
-                line.clusters -= 1
-                line.endAdjust = Int(clusters[index - 1].breakAdjust)
+                giveBackLast(&line, next: &index)
             }
             if overflowsToReach && index < reachedIndex {
                 let drawn = drawnNeed(of: line, endingAfter: index - 1)
@@ -827,6 +819,17 @@ struct LineBreaker {
                 }
             }
             return change
+        }
+
+        /// Browser modes: takes the last of `line`'s clusters, the one before `index`, off the line (the
+        /// line then ends after the cluster before it, with that cluster's break adjustment), and moves
+        /// `index` back to it.
+        func giveBackLast(_ line: inout OpenLine, next index: inout Int) {
+            index -= 1
+            line.content -= Int(clusters[index].advance)
+            line.advance = line.content
+            line.clusters -= 1
+            line.endAdjust = Int(clusters[index - 1].breakAdjust)
         }
 
         /// ``LineBreaking/pango``: after the clusters of a word broken between clusters stopped fitting
@@ -901,6 +904,16 @@ struct LineBreaker {
                 next += 1
             }
             return nil
+        }
+
+        /// Browser modes: `need`, the width segment `index` needs on a line where its content ends at
+        /// `x`; or, where that is more than the width and the segment ends at a soft hyphen, the least
+        /// width from which a later break fits, if narrower: the line then goes on past the soft hyphen
+        /// to that break (see `laterFitWidth`).
+        func need(_ need: Int, pastSoftHyphenOf segment: Segment, at index: Int, reaching x: Int) -> Int {
+            guard need > width && fitsInContextFirst
+                    && clusters[Int(segment.contentEnd) - 1].flags.contains(.softHyphen) else { return need }
+            return min(need, laterFitWidth(after: index, at: x + segment.hanging))
         }
 
         /// Browser modes: how many segments `paragraphRest` sums at most: more than a line of text
@@ -1103,11 +1116,7 @@ struct LineBreaker {
                             && current.content <= width {
                             // The soft hyphen starts a Blink text item: the line ends before it, where
                             // the item starts ("مرحبا", then "\u{AD} end"), and it starts the next line.
-                            index -= 1
-                            current.content -= Int(clusters[index].advance)
-                            current.advance = current.content
-                            current.clusters -= 1
-                            current.endAdjust = Int(clusters[index - 1].breakAdjust)
+                            giveBackLast(&current, next: &index)
                             pinValidWidths()
                             break fill
                         }
