@@ -71,7 +71,7 @@ final class PrepareScratch: @unchecked Sendable {
 
     /// The most a scratch keeps after a preparation, of each kind (see ``withScratch(_:)``): bytes of
     /// its per-byte arrays and the shaping stage's, pieces of the shaped-word cache's lists, the
-    /// itemizer's clusters, runs and ligatures.
+    /// itemizer's and the prepared text's clusters, runs and ligatures.
     enum Kept {
         static let bytes = 1 << 16
         static let pieces = 1 << 14
@@ -109,7 +109,7 @@ final class PrepareScratch: @unchecked Sendable {
             if scratch.clusters.capacity > Kept.clusters { scratch.clusters.deallocate() }
             if scratch.runs.capacity > Kept.runs { scratch.runs = [] }
             if scratch.ligatures.capacity > Kept.runs { scratch.ligatures = [] }
-            if scratch.preparedClusters.capacity > 1 << 16 {
+            if scratch.preparedClusters.capacity > Kept.clusters {
                 scratch.segments = []
                 scratch.preparedClusters = []
                 scratch.extentRuns = []
