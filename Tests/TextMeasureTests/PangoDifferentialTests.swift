@@ -141,9 +141,7 @@ struct PangoDifferentialTests {
                                                  spans: [TextSpan(0..<6, bold: true), TextSpan(10..<16, monospace: true)]))
             }
         }
-        let comparison = try PangoReference.compare(cases, reportName: "pango-emoji-modifier-disagreements.txt")
-        #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
-                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        try Self.expectExactAgreement(cases, reportName: "pango-emoji-modifier-disagreements.txt")
         for (text, width) in [("a ✌", 50777), ("a ✍\u{FE0E}", 49472), ("a ✍🏽 b", 72281)] {
             let measurement = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 1000)
             #expect(measurement.lines.map { Int(($0.width * 1024).rounded()) } == [width], "\(text)")
@@ -209,9 +207,7 @@ struct PangoDifferentialTests {
             cases.append(PangoReference.Case(text: "п\u{20D7} q 1\u{20E3}", size: 15, width: width,
                                              spans: [TextSpan(0..<3, bold: true), TextSpan(5..<7, italic: true)]))
         }
-        let comparison = try PangoReference.compare(cases, reportName: "pango-two-font-cluster-disagreements.txt")
-        #expect(comparison.agreements == comparison.total && comparison.exactHeightAgreements == comparison.total,
-                "\(comparison.summary)\n\(comparison.disagreements.prefix(20).joined(separator: "\n"))")
+        try Self.expectExactAgreement(cases, reportName: "pango-two-font-cluster-disagreements.txt")
         for (text, width) in [("a ✌\u{20E3} b", 72281), ("a 😀\u{20E3} b", 72281), ("a #\u{20E3} b", 57557),
                               ("п\u{20D7} q", 36839), ("Q\u{093C} x", 51119)] {
             let measurement = try Fixtures.measurer.measure(text, style: TextStyle(size: 24), width: 1000)
